@@ -1,0 +1,38 @@
+import { chromium, type Browser, type Page, type ConsoleMessage } from 'playwright-core';
+import { inject } from 'vitest';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const BASE_FLAGS = [
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export type Flavour = 'webgpu' | 'wasm';
+/** Browser tests run once per flavour: with --enable-unsafe-webgpu (SwiftShader) and without. */
+export const FLAVOURS: Flavour[] = ['webgpu', 'wasm'];
+
+export async function launch(flavour: Flavour): Promise<Browser> {
+  const args = flavour === 'webgpu' ? [...BASE_FLAGS, '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=swiftshader'] : BASE_FLAGS;
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+}
+
+export function baseUrl(): string {
+  return inject('baseUrl');
+}
+
+/** Opens a page that records console errors and uncaught exceptions, so tests can assert there were none. */
+export async function openPage(browser: Browser, path = ''): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m: ConsoleMessage) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(baseUrl() + path);
+  return { page, errors };
+}

@@ -1,0 +1,26 @@
+import { preview, type PreviewServer } from 'vite';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+let server: PreviewServer | undefined;
+
+/** Serves the built app (dist/) on a free loopback port for the browser tests. */
+export async function setup(project: TestProject) {
+  const root = resolve(import.meta.dirname, '../../..');
+  if (!existsSync(resolve(root, 'dist/index.html'))) throw new Error('dist/ is missing: run `npm run build` before the browser tests');
+  server = await preview({ root, preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'warn' });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') throw new Error('preview server has no port');
+  project.provide('baseUrl', `http://127.0.0.1:${address.port}/`);
+}
+
+export async function teardown() {
+  await new Promise<void>((done) => (server ? server.httpServer.close(() => done()) : done()));
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}

@@ -1,0 +1,50 @@
+import { defineConfig, type Plugin } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const root = import.meta.dirname;
+
+/** onnxruntime-web defaults to a CDN for its .wasm/.mjs; we serve our own copies so the lab works offline. */
+function copyOrtAssets(): Plugin {
+  return {
+    name: 'copy-ort-assets',
+    buildStart() {
+      const src = resolve(root, 'node_modules/onnxruntime-web/dist');
+      const dst = resolve(root, 'public/ort');
+      mkdirSync(dst, { recursive: true });
+      for (const f of readdirSync(src)) {
+        if (/^ort-wasm-simd-threaded.*\.(wasm|mjs)$/.test(f)) cpSync(resolve(src, f), resolve(dst, f));
+      }
+    },
+  };
+}
+
+/** The embedded model lives in models/ (committed); serve it at /models/ in dev and copy it into the build. */
+function embeddedModels(): Plugin {
+  const modelsDir = resolve(root, 'models');
+  return {
+    name: 'embedded-models',
+    buildStart() {
+      const dst = resolve(root, 'public/models');
+      for (const name of existsSync(modelsDir) ? readdirSync(modelsDir) : []) {
+        const dir = resolve(modelsDir, name);
+        if (existsSync(resolve(dir, 'config.json'))) {
+          mkdirSync(resolve(dst, name), { recursive: true });
+          cpSync(dir, resolve(dst, name), {
+            recursive: true,
+            filter: (p) => !/(\/work|\.py|\.ts|\.sh|__pycache__)(\/|$)/.test(p.slice(dir.length)),
+          });
+        }
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [copyOrtAssets(), embeddedModels(), svelte()],
+  worker: { format: 'es' },
+  build: { target: 'es2022', chunkSizeWarningLimit: 4000 },
+  server: { port: 5173 },
+  preview: { port: 5173 },
+});
