@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/** Shared field builders, so every lab spells seeds, model ids and probabilities the same way. */
+export const seedField = () => z.number().int().min(0).max(2 ** 32 - 1).default(1).describe('Seed for every random draw of the run');
+
+/** A registry id ("tiny-social") or a hub id ("HuggingFaceTB/SmolLM2-135M-Instruct"); nothing else. */
+export const modelIdField = (fallback = 'tiny-social') =>
+  z
+    .string()
+    .max(96)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)?$/, 'must be a model id such as "tiny-social" or "owner/name"')
+    .default(fallback);
+
+export const probability = (fallback: number) => z.number().min(0).max(1).default(fallback);
+
+/** A nested group whose own fields carry the defaults; `{}` or a missing key parses to the defaults. */
+export const group = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault({});
+
+export const shortText = (fallback: string, max = 200) => z.string().max(max).default(fallback);

@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+
+/** Turns a config written for schema version `from` into one for version `from + 1`. */
+export type Migration = (old: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * A lab declares its config once. The link codec, forms, storage, validation and the CLI all derive from this.
+ * `schema` must be a zod object whose every field has a default, so `{}` parses to the default config.
+ */
+export interface LabDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: LabName;
+  title: string;
+  /** One line on what the lab shows, for the home page. */
+  summary: string;
+  version: number;
+  schema: S;
+  /** migrations[v] upgrades a version-v config to version v+1. */
+  migrations: Record<number, Migration>;
+}
+
+export const LAB_NAMES = ['synchrony', 'similarity', 'opinions', 'polarization'] as const;
+export type LabName = (typeof LAB_NAMES)[number];
+
+export type ConfigOf<D extends LabDefinition> = z.output<D['schema']>;
+
+export function defineLab<S extends z.ZodObject>(def: LabDefinition<S>): LabDefinition<S> {
+  for (let v = 1; v < def.version; v++) {
+    if (!def.migrations[v]) throw new Error(`lab ${def.name}: missing migration from version ${v} to ${v + 1}`);
+  }
+  return def;
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineLab } from '../../core/config/lab-definition';
+import { group, modelIdField, probability, seedField } from '../../core/config/fields';
+
+const scenarioId = z.string().max(64).regex(/^[\w.-]+$/, 'must be a scenario id');
+
+export const synchronyLab = defineLab({
+  name: 'synchrony',
+  title: 'Synchrony',
+  summary: "Agent A's hidden state at turn t predicts agent B's at turn t+1: ridge maps over all layer pairs, summarised as SyncR².",
+  version: 1,
+  migrations: {},
+  schema: z.strictObject({
+    seed: seedField(),
+    agents: group({ a: modelIdField(), b: modelIdField() }),
+    scenarios: z.array(scenarioId).max(500).default([]).describe('Scenario ids (empty: the first three of the library)'),
+    pairingsPerScenario: z.number().int().min(1).max(20).default(1),
+    episodeSeeds: z.array(z.number().int().min(0)).min(1).max(50).default([0]),
+    bothOrders: z.boolean().default(true).describe('Also run B speaking first'),
+    maxUtterancesPerAgent: z.number().int().min(1).max(8).default(8),
+    temperature: z.number().min(0).max(2).default(0.7),
+    maxNewTokens: z.number().int().min(4).max(300).default(48),
+    analysis: group({
+      alpha: z.number().positive().max(1e6).default(0.1),
+      splitSeeds: z.array(z.number().int().min(0)).min(1).max(20).default([0, 1, 2]),
+      testFraction: probability(0.2),
+      lags: z.array(z.number().int().min(1).max(15)).min(1).max(8).default([1, 3, 5]),
+    }),
+    controls: group({ passiveReader: z.boolean().default(false), byRelationship: z.boolean().default(true) }),
+    judge: group({ enabled: z.boolean().default(false), model: modelIdField() }),
+  }),
+});
