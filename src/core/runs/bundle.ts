@@ -1,0 +1,125 @@
+import { strFromU8, strToU8, unzipSync, zipSync, type Unzipped } from 'fflate';
+import { readSafetensors, writeSafetensors, type SafeTensor } from '../safetensors';
+import { validateConfig } from '../config/validate';
+import type { LabDefinition } from '../config/lab-definition';
+import { parseJson, scanUntrusted } from '../config/untrusted';
+import type { Episode, RunMeta, RunResult } from './types';
+
+/**
+ * The one export format, shared by the UI and the CLI: a zip holding run.json (metadata), config.json,
+ * records.jsonl (one JSON row per line, each with its "episode"), tensors.safetensors (named "ep<k>/<name>")
+ * and results.json. Documented in docs/formats.md.
+ */
+export const BUNDLE_FORMAT = 'social-minds-lab/run-bundle@1';
+export const MAX_BUNDLE_BYTES = 1024 * 1024 * 1024;
+
+export interface RunBundle {
+  meta: RunMeta;
+  episodes: Episode[];
+  results: RunResult[];
+}
+
+export function writeBundle(bundle: RunBundle): Uint8Array {
+  const lines: string[] = [];
+  const tensors: Record<string, SafeTensor> = {};
+  for (const ep of [...bundle.episodes].sort((a, b) => a.index - b.index)) {
+    for (const row of ep.records) lines.push(JSON.stringify({ episode: ep.index, ...row }));
+    for (const [name, t] of Object.entries(ep.tensors)) tensors[`ep${ep.index}/${name}`] = t;
+  }
+  const files: Record<string, Uint8Array> = {
+    'run.json': strToU8(JSON.stringify({ format: BUNDLE_FORMAT, ...bundle.meta, config: undefined }, null, 2)),
+    'config.json': strToU8(JSON.stringify({ lab: bundle.meta.lab, v: bundle.meta.schemaVersion, config: bundle.meta.config }, null, 2)),
+    'records.jsonl': strToU8(lines.join('\n') + (lines.length ? '\n' : '')),
+    'tensors.safetensors': writeSafetensors(tensors, { format: BUNDLE_FORMAT, run: bundle.meta.id }),
+    'results.json': strToU8(JSON.stringify(bundle.results, null, 2)),
+  };
+  return zipSync(files, { level: 6 });
+}
+
+export class BundleError extends Error {}
+
+function readJson(files: Unzipped, name: string): unknown {
+  const bytes = files[name];
+  if (!bytes) throw new BundleError(`the bundle has no ${name}`);
+  const parsed = parseJson(strFromU8(bytes));
+  if (!parsed.ok) throw new BundleError(`${name} is ${parsed.message}`);
+  const hostile = scanUntrusted(parsed.value);
+  if (hostile.length) throw new BundleError(`${name}: ${hostile[0].path} ${hostile[0].message}`);
+  return parsed.value;
+}
+
+/** Reads an untrusted bundle. Throws BundleError with a message a person can act on. */
+export function readBundle(bytes: Uint8Array, labs: readonly LabDefinition[]): RunBundle {
+  if (bytes.length > MAX_BUNDLE_BYTES) throw new BundleError('the file is larger than 1 GB');
+  let files: Unzipped;
+  try {
+    files = unzipSync(bytes);
+  } catch (e) {
+    throw new BundleError(`not a run bundle (the zip does not open: ${(e as Error).message})`);
+  }
+  const meta = readJson(files, 'run.json') as Partial<RunMeta> & { format?: string };
+  if (meta.format !== BUNDLE_FORMAT) throw new BundleError(`run.json is not a ${BUNDLE_FORMAT} file`);
+  const env = readJson(files, 'config.json') as { lab?: string; v?: number; config?: unknown };
+  const def = labs.find((d) => d.name === env.lab);
+  if (!def) throw new BundleError(`config.json names an unknown lab "${String(env.lab).slice(0, 40)}"`);
+  const checked = validateConfig(def, env.config, typeof env.v === 'number' ? env.v : NaN);
+  if (!checked.ok) throw new BundleError(`config.json: ${checked.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+
+  const episodes = new Map<number, Episode>();
+  const episode = (index: number) => {
+    if (!Number.isInteger(index) || index < 0) throw new BundleError(`an episode index "${index}" is not a whole number`);
+    let ep = episodes.get(index);
+    if (!ep) episodes.set(index, (ep = { index, records: [], tensors: {} }));
+    return ep;
+  };
+  const jsonl = files['records.jsonl'] ? strFromU8(files['records.jsonl']) : '';
+  jsonl.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    const parsed = parseJson(line);
+    if (!parsed.ok || !parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+      throw new BundleError(`records.jsonl line ${i + 1} is not a JSON object`);
+    }
+    const hostile = scanUntrusted(parsed.value);
+    if (hostile.length) throw new BundleError(`records.jsonl line ${i + 1}: ${hostile[0].path} ${hostile[0].message}`);
+    const { episode: index, ...row } = parsed.value as Record<string, unknown>;
+    episode(Number(index)).records.push(row);
+  });
+  if (files['tensors.safetensors']) {
+    let tensors;
+    try {
+      tensors = readSafetensors(files['tensors.safetensors']).tensors;
+    } catch (e) {
+      throw new BundleError(`tensors.safetensors: ${(e as Error).message}`);
+    }
+    for (const [name, t] of Object.entries(tensors)) {
+      const m = /^ep(\d+)\/(.+)$/.exec(name);
+      if (!m) throw new BundleError(`tensors.safetensors holds "${name.slice(0, 60)}", which is not named ep<k>/<name>`);
+      episode(Number(m[1])).tensors[m[2]] = t;
+    }
+  }
+  const results = files['results.json'] ? (readJson(files, 'results.json') as RunResult[]) : [];
+  if (!Array.isArray(results)) throw new BundleError('results.json is not a list');
+  const sorted = [...episodes.values()].sort((a, b) => a.index - b.index);
+  sorted.forEach((ep, i) => {
+    if (ep.index !== i) throw new BundleError(`episode ${i} is missing (episodes must be numbered 0, 1, 2, … without gaps)`);
+  });
+  const now = new Date().toISOString();
+  return {
+    meta: {
+      id: String(meta.id ?? ''),
+      lab: def.name,
+      schemaVersion: def.version,
+      config: checked.value as Record<string, unknown>,
+      seed: Number((checked.value as { seed?: number }).seed ?? 0),
+      backend: typeof meta.backend === 'string' ? meta.backend : null,
+      dtype: typeof meta.dtype === 'string' ? meta.dtype : null,
+      status: meta.status === 'done' ? 'done' : 'paused',
+      episodesDone: sorted.length,
+      episodesTotal: Math.max(Number(meta.episodesTotal) || 0, sorted.length),
+      createdAt: typeof meta.createdAt === 'string' ? meta.createdAt : now,
+      updatedAt: now,
+    },
+    episodes: sorted,
+    results,
+  };
+}

@@ -1,0 +1,43 @@
+import type { LabName } from '../config/lab-definition';
+import type { SafeTensor } from '../safetensors';
+
+export type RunStatus = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
+
+/** What is known about a run before and while it goes; stored in the run list and in every export. */
+export interface RunMeta {
+  id: string;
+  lab: LabName;
+  schemaVersion: number;
+  config: Record<string, unknown>;
+  seed: number;
+  /** The backend and dtype of each model used (q4 states differ across backends at the 1e-2 level). */
+  backend: string | null;
+  dtype: string | null;
+  status: RunStatus;
+  /** Episodes stored so far; a resumed run starts at this index. */
+  episodesDone: number;
+  episodesTotal: number;
+  createdAt: string;
+  updatedAt: string;
+  error?: string;
+  /** Which run this one was imported from, if any. */
+  importedFrom?: string;
+}
+
+/** One finished episode: JSON rows (transcript turns, votes, …) and its tensors, written together or not at all. */
+export interface Episode {
+  index: number;
+  records: Record<string, unknown>[];
+  tensors: Record<string, SafeTensor>;
+}
+
+export interface RunResult {
+  name: string;
+  value: unknown;
+  updatedAt: string;
+}
+
+export function newRunId(now = Date.now(), entropy = Math.random): string {
+  // Ids only need to be unique on one machine; they never seed anything.
+  return `run-${now.toString(36)}-${Math.floor(entropy() * 36 ** 6).toString(36).padStart(6, '0')}`;
+}

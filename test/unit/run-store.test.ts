@@ -1,0 +1,135 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RunStore, StorageFullError, checkStorageFor } from '../../src/store/run-store';
+import { readBundle, writeBundle, BundleError } from '../../src/core/runs/bundle';
+import type { Episode, RunMeta } from '../../src/core/runs/types';
+import { LABS } from '../../src/labs/registry';
+import { defaultConfig } from '../../src/core/config';
+import { opinionsLab } from '../../src/labs/opinions/config';
+import { zipSync, strToU8 } from 'fflate';
+
+let store: RunStore;
+let dbCount = 0;
+
+const meta = (id: string): RunMeta => ({
+  id,
+  lab: 'opinions',
+  schemaVersion: 1,
+  config: defaultConfig(opinionsLab) as Record<string, unknown>,
+  seed: 1,
+  backend: 'wasm',
+  dtype: 'fp32',
+  status: 'running',
+  episodesDone: 0,
+  episodesTotal: 3,
+  createdAt: new Date(2026, 0, 1).toISOString(),
+  updatedAt: new Date(2026, 0, 1).toISOString(),
+});
+
+const episode = (index: number): Episode => ({
+  index,
+  records: [{ agent: 'A', text: `turn ${index}` }, { agent: 'B', text: 'reply' }],
+  tensors: { states: { dtype: 'F32', shape: [2, 3], data: Float32Array.from([1, 2, 3, 4, 5, index]) } },
+});
+
+beforeEach(async () => {
+  store = await RunStore.open(`test-db-${dbCount++}`);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  store.close();
+});
+
+describe('RunStore', () => {
+  it('stores runs and appends episodes in order, with progress', async () => {
+    await store.putRun(meta('r1'));
+    await store.appendEpisode('r1', episode(0));
+    const after = await store.appendEpisode('r1', episode(1));
+    expect(after.episodesDone).toBe(2);
+    const eps = await store.episodes('r1');
+    expect(eps.map((e) => e.index)).toEqual([0, 1]);
+    expect(Array.from(eps[1].tensors.states.data as Float32Array)).toEqual([1, 2, 3, 4, 5, 1]);
+    await expect(store.appendEpisode('r1', episode(5))).rejects.toThrow(/expects episode 2/);
+  });
+
+  it('never leaves half an episode when the disk is full', async () => {
+    await store.putRun(meta('r2'));
+    await store.appendEpisode('r2', episode(0));
+    const original = IDBObjectStore.prototype.put;
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (this.name === 'tensors') throw new DOMException('quota', 'QuotaExceededError');
+      return original.apply(this, args);
+    });
+    await expect(store.appendEpisode('r2', episode(1))).rejects.toBeInstanceOf(StorageFullError);
+    vi.restoreAllMocks();
+    const eps = await store.episodes('r2');
+    expect(eps.map((e) => e.index)).toEqual([0]);
+    expect((await store.getRun('r2'))!.episodesDone).toBe(1);
+    // and the run can resume from where it stopped
+    await store.appendEpisode('r2', episode(1));
+    expect((await store.episodes('r2')).length).toBe(2);
+  });
+
+  it('deletes a run with everything it owns', async () => {
+    await store.putRun(meta('a'));
+    await store.putRun(meta('b'));
+    await store.appendEpisode('a', episode(0));
+    await store.appendEpisode('b', episode(0));
+    await store.putResult('a', 'syncR2', { value: 0.3 });
+    await store.deleteRun('a');
+    expect((await store.listRuns()).map((r) => r.id)).toEqual(['b']);
+    expect(await store.episodes('a')).toEqual([]);
+    expect(await store.results('a')).toEqual([]);
+    expect((await store.episodes('b')).length).toBe(1);
+  });
+
+  it('exports a bundle that imports back identically', async () => {
+    await store.putRun(meta('x'));
+    await store.appendEpisode('x', episode(0));
+    await store.appendEpisode('x', episode(1));
+    await store.putResult('x', 'summary', { n: 2 });
+    const bytes = writeBundle(await store.exportRun('x'));
+    const bundle = readBundle(bytes, LABS);
+    const imported = await store.importRun(bundle, 'y');
+    expect(imported.importedFrom).toBe('x');
+    expect(imported.episodesDone).toBe(2);
+    expect(imported.config).toEqual(meta('x').config);
+    const eps = await store.episodes('y');
+    expect(eps[1].records).toEqual(episode(1).records);
+    expect(Array.from(eps[0].tensors.states.data)).toEqual(Array.from(episode(0).tensors.states.data));
+    expect((await store.results('y'))[0].value).toEqual({ n: 2 });
+  });
+});
+
+describe('bundle import refuses corrupt files with a message', () => {
+  const good = () => writeBundle({ meta: { ...meta('z'), episodesDone: 1 }, episodes: [episode(0)], results: [] });
+  const cases: [string, () => Uint8Array, RegExp][] = [
+    ['not a zip', () => strToU8('hello'), /zip does not open/],
+    ['empty zip', () => zipSync({}), /no run.json/],
+    ['bad config', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{"seed":"x"}}') }), /seed/],
+    ['script in records', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'), 'records.jsonl': strToU8('{"episode":0,"t":"<script>x</script>"}') }), /markup/],
+    ['gap in episodes', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'), 'records.jsonl': strToU8('{"episode":1}') }), /episode 0 is missing/],
+    ['corrupt tensors', () => {
+      const files = { 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'), 'tensors.safetensors': strToU8('garbage!') };
+      return zipSync(files);
+    }, /tensors.safetensors/],
+  ];
+  it.each(cases)('%s', (_, make, message) => {
+    expect(() => readBundle(make(), LABS)).toThrow(BundleError);
+    expect(() => readBundle(make(), LABS)).toThrow(message);
+  });
+  it('reads a good bundle', () => {
+    expect(readBundle(good(), LABS).episodes.length).toBe(1);
+  });
+});
+
+describe('checkStorageFor', () => {
+  it('refuses a run that does not fit', async () => {
+    const result = await checkStorageFor(50 * 2 ** 20, { estimate: async () => ({ quota: 100 * 2 ** 20, usage: 80 * 2 ** 20 }) });
+    expect(result.ok).toBe(false);
+    expect(result.message).toMatch(/needs about 50.0 MB but only 20.0 MB/);
+  });
+  it('accepts one that fits', async () => {
+    expect((await checkStorageFor(1024, { estimate: async () => ({ quota: 2 ** 30, usage: 0 }) })).ok).toBe(true);
+  });
+});
