@@ -1,4 +1,9 @@
 import type { CliCommand } from '../command.ts';
+import { validateCommand } from './validate.ts';
+import { runCommand } from './run.ts';
 
-/** Every CLI command, in the order `help` lists them. Add one line per command. */
-export const commands: CliCommand[] = [];
+/** Every CLI command, in the order `help` lists them. Add one import and one line per command. */
+export const commands: CliCommand[] = [
+  validateCommand,
+  runCommand,
+];

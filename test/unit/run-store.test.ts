@@ -96,7 +96,7 @@ describe('RunStore', () => {
     expect(imported.config).toEqual(meta('x').config);
     const eps = await store.episodes('y');
     expect(eps[1].records).toEqual(episode(1).records);
-    expect(Array.from(eps[0].tensors.states.data)).toEqual(Array.from(episode(0).tensors.states.data));
+    expect(Array.from(eps[0].tensors.states.data as Float32Array)).toEqual(Array.from(episode(0).tensors.states.data as Float32Array));
     expect((await store.results('y'))[0].value).toEqual({ n: 2 });
   });
 });

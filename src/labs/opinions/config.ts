@@ -30,6 +30,8 @@ export const opinionsLab = defineLab({
       update: z.enum(['sync', 'async']).default('sync'),
       epsilon: probability(0.5).describe('Update rate ε (async)'),
       steps: z.number().int().min(1).max(100_000).default(200),
+      replicas: z.number().int().min(1).max(256).default(4).describe('Independent runs from random starts, one episode each'),
+      initialUp: probability(0.5).describe('Chance that a spin starts at +1'),
     }),
     community: group({
       model: modelIdField(),

@@ -1,0 +1,34 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CliUsageError, type CliCommand } from '../command.ts';
+import { readConfigInput } from '../config-input.ts';
+import { RUNNERS } from '../../src/labs/runners.ts';
+import { runHeadless } from '../../src/core/runs/headless.ts';
+import { writeBundle } from '../../src/core/runs/bundle.ts';
+
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: 'Run a lab config headless and write the same bundle the UI exports.',
+  usage: 'npm run lab -- run <link | config.json> --out <dir> [--json]',
+  options: { out: { type: 'string' } },
+  async run({ positionals, values, json, out, err }) {
+    const { def, config } = readConfigInput(positionals[0]);
+    const outDir = values.out;
+    if (typeof outDir !== 'string' || !outDir) throw new CliUsageError('--out <dir> is required');
+    const runner = RUNNERS[def.name];
+    if (!runner) throw new CliUsageError(`the ${def.title} lab cannot run headless in this build yet`);
+    const started = performance.now();
+    const bundle = await runHeadless(def, runner, config as Record<string, unknown>, {
+      onEpisode: (done, total) => {
+        if (!json) err(`episode ${done}/${total} done`);
+      },
+    });
+    mkdirSync(outDir, { recursive: true });
+    const file = resolve(outDir, `${bundle.meta.id}.zip`);
+    writeFileSync(file, writeBundle(bundle));
+    const seconds = (performance.now() - started) / 1000;
+    if (json) out(JSON.stringify({ file, runId: bundle.meta.id, lab: def.name, episodes: bundle.episodes.length, seconds, results: bundle.results }, null, 2));
+    else out(`wrote ${file}\n${bundle.episodes.length} episodes in ${seconds.toFixed(1)} s\n${bundle.results.map((r) => `${r.name}: ${JSON.stringify(r.value)}`).join('\n')}`);
+    return 0;
+  },
+};

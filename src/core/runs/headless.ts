@@ -1,0 +1,52 @@
+import type { LabDefinition } from '../config/lab-definition';
+import { episodeRng, type CancelToken, type LabRunner } from './runner';
+import type { RunBundle } from './bundle';
+import { newRunId, type Episode, type RunMeta } from './types';
+
+export interface HeadlessOptions {
+  cancel?: CancelToken;
+  onEpisode?(done: number, total: number): void;
+  onProgress?(episode: number, fraction: number): void;
+  now?: () => Date;
+}
+
+/**
+ * Runs a whole config without a UI or a store, in order, and returns the same bundle the UI exports. The CLI uses
+ * it; the app runs the same runner episode by episode through the run controller.
+ */
+export async function runHeadless(def: LabDefinition, runner: LabRunner<never>, config: Record<string, unknown>, opts: HeadlessOptions = {}): Promise<RunBundle> {
+  const plan = runner.plan(config as never);
+  if (plan.unavailable) throw new Error(plan.unavailable);
+  const now = opts.now ?? (() => new Date());
+  const seed = Number(config.seed ?? 0);
+  const episodes: Episode[] = [];
+  const cancel = opts.cancel ?? { cancelled: false };
+  for (let index = 0; index < plan.episodes; index++) {
+    const ep = await runner.runEpisode(config as never, {
+      index,
+      rng: episodeRng(seed, index),
+      cancel,
+      previous: episodes[index - 1],
+      progress: (f) => opts.onProgress?.(index, f),
+    });
+    episodes.push(ep);
+    opts.onEpisode?.(index + 1, plan.episodes);
+  }
+  const stamp = now().toISOString();
+  const meta: RunMeta = {
+    id: newRunId(now().getTime()),
+    lab: def.name,
+    schemaVersion: def.version,
+    config,
+    seed,
+    backend: plan.models.length ? null : 'cpu',
+    dtype: null,
+    status: 'done',
+    episodesDone: episodes.length,
+    episodesTotal: plan.episodes,
+    createdAt: stamp,
+    updatedAt: stamp,
+  };
+  const results = runner.summarize(config as never, episodes).map((r) => ({ ...r, updatedAt: stamp }));
+  return { meta, episodes, results };
+}

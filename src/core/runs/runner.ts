@@ -1,0 +1,55 @@
+import type { LabName } from '../config/lab-definition';
+import { createRng, hashSeed, type Rng } from '../rng';
+import type { Episode, RunResult } from './types';
+
+/** Set by the host (UI, worker or CLI) and checked by runners between steps. */
+export interface CancelToken {
+  readonly cancelled: boolean;
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+export interface EpisodeContext {
+  index: number;
+  /** The episode's own seed, derived from the run seed and the index, so a resumed episode repeats exactly. */
+  rng: Rng;
+  cancel: CancelToken;
+  progress(fraction: number, note?: string): void;
+  /** The previous finished episode, for runners whose state carries over (epochs of one network). */
+  previous?: Episode;
+}
+
+export interface RunPlan {
+  episodes: number;
+  /** Rough storage need per episode, for the quota check before a run. */
+  bytesPerEpisode: number;
+  /** Model ids the run needs loaded. */
+  models: string[];
+  /** Set when this config cannot run in this build; the text says why and what to do. */
+  unavailable?: string;
+}
+
+/** One lab's runner. Pure: it runs in the compute worker and in the Node CLI alike. */
+export interface LabRunner<C = Record<string, unknown>> {
+  lab: LabName;
+  plan(config: C): RunPlan;
+  runEpisode(config: C, ctx: EpisodeContext): Promise<Episode>;
+  /** Derived results; recomputable from the episodes at any time, never the only copy. */
+  summarize(config: C, episodes: readonly Episode[]): Omit<RunResult, 'updatedAt'>[];
+}
+
+export function episodeRng(runSeed: number, index: number): Rng {
+  return createRng(hashSeed(`${runSeed}/episode/${index}`));
+}
+
+/** Lets a long synchronous loop give the event loop a turn, so cancel messages and progress get through. */
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+export function throwIfCancelled(token: CancelToken) {
+  if (token.cancelled) throw new CancelledError();
+}

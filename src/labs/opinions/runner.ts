@@ -1,0 +1,69 @@
+import { simulateGlauber } from '../../core/ising/simulate';
+import { createRng, hashSeed } from '../../core/rng';
+import { throwIfCancelled, yieldToEventLoop, type LabRunner } from '../../core/runs/runner';
+import { buildGraph, type OpinionsConfig } from './graph';
+
+/** Steps simulated between checks for cancellation and progress. */
+const CHUNK = 50;
+
+/**
+ * Pure kinetic-Ising simulation: each episode is one replica, started from a seeded random s(0) on the graph that
+ * the run seed fixes. Records hold n(t) per step; the final spins are kept as a tensor.
+ */
+export const opinionsRunner: LabRunner<OpinionsConfig> = {
+  lab: 'opinions',
+  plan(config) {
+    if (config.mode === 'community') {
+      return { episodes: 0, bytesPerEpisode: 0, models: [config.community.model], unavailable: 'LLM communities are not available in this build yet; switch the mode to "simulation".' };
+    }
+    const n = config.graph.generator === 'square' || config.graph.generator === 'triangular' ? config.graph.side ** 2 : config.graph.agents;
+    return { episodes: config.dynamics.replicas, bytesPerEpisode: n + 40 * (config.dynamics.steps + 1), models: [] };
+  },
+  async runEpisode(config, ctx) {
+    const graph = buildGraph(config.graph, createRng(hashSeed(`${config.seed}/graph`)));
+    const d = config.dynamics;
+    const fields = d.field === 'none' ? 0 : d.field === 'uniform' ? d.fieldStrength : Float64Array.from({ length: graph.n }, () => d.fieldStrength * ctx.rng.normal());
+    const params = {
+      couplings: { kind: 'three' as const, betaPlus: d.betaFriendly, betaMinus: d.betaUnfriendly, beta0: d.betaUnsigned },
+      fields,
+      temperature: d.temperature,
+      mode: d.update,
+      eps: d.epsilon,
+    };
+    let spins: ArrayLike<number> = Int8Array.from({ length: graph.n }, () => (ctx.rng.next() < d.initialUp ? 1 : -1));
+    const net: number[] = [mean(spins)];
+    for (let done = 0; done < d.steps; ) {
+      throwIfCancelled(ctx.cancel);
+      const chunk = Math.min(CHUNK, d.steps - done);
+      const result = simulateGlauber(graph, params, spins, chunk, ctx.rng, { record: false });
+      for (let t = 1; t < result.net.length; t++) net.push(result.net[t]);
+      spins = result.final;
+      done += chunk;
+      ctx.progress(done / d.steps);
+      await yieldToEventLoop();
+    }
+    return {
+      index: ctx.index,
+      records: net.map((n, t) => ({ t, n, absN: Math.abs(n) })),
+      tensors: { finalSpins: { dtype: 'U8', shape: [graph.n], data: Uint8Array.from(spins as Int8Array, (s) => (s > 0 ? 1 : 0)) } },
+    };
+  },
+  summarize(config, episodes) {
+    const tail = (rows: Record<string, unknown>[]) => rows.slice(Math.floor(rows.length / 2)).map((r) => Number(r.absN));
+    const perEpisode = episodes.map((e) => {
+      const xs = tail(e.records);
+      const m = xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+      const v = xs.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, xs.length);
+      return { meanAbsN: m, varAbsN: v };
+    });
+    const n = config.graph.generator === 'square' || config.graph.generator === 'triangular' ? config.graph.side ** 2 : config.graph.agents;
+    const avg = (f: (x: { meanAbsN: number; varAbsN: number }) => number) => perEpisode.reduce((a, x) => a + f(x), 0) / Math.max(1, perEpisode.length);
+    return [{ name: 'magnetisation', value: { meanAbsN: avg((x) => x.meanAbsN), chi: n * avg((x) => x.varAbsN), episodes: episodes.length, note: 'second half of each replica' } }];
+  },
+};
+
+function mean(xs: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return xs.length ? s / xs.length : 0;
+}
