@@ -2,7 +2,10 @@
  * Everything the compute worker exposes. Pure functions from src/core, gathered in one object so that
  * workers/compute.worker.ts and the Node CLI call the very same code. Add entries as modules land.
  */
+import { opinionsCompute } from './opinions-api';
+
 export const computeApi = {
+  ...opinionsCompute,
   ping(): string {
     return 'pong';
   },
