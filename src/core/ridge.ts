@@ -1,0 +1,257 @@
+/**
+ * Test R² of a multi-target ridge map for every (source layer, target layer) pair, sharing all work that can be
+ * shared (see synchrony.md for the method).
+ *
+ * Why it is fast: the per-pair model X = [1 | h_A] → Y = h_B has an unpenalised intercept, so centring X and Y by the
+ * training means removes it. Then the test predictions are A·Y_tr with A = X_te (X_trᵀX_tr + αI)⁻¹ X_trᵀ
+ * (n_te × n_tr), which depends on the source layer only. sklearn's uniform-average R² weighs dimension d by
+ * w_d = 1/SST_d (test SST), so
+ *     Σ_d w_d SSE_d = Σ w_d‖y_te,d‖² − 2⟨A, Y_te W Y_trᵀ⟩ + ⟨AᵀA, Y_tr W Y_trᵀ⟩,
+ * where the two weighted Gram matrices depend on the target layer only. One factorisation per source layer and
+ * two Gram products per target layer replace L_A·L_B separate solves; each pair costs two dot products.
+ */
+import { cholesky, cholSolveRows, dot, gemmNT, transpose } from './linalg';
+
+/** Per-sample layer states, row-major [n, L, H] (float32 from a model or float64). */
+export interface LayerStack {
+  data: Float32Array | Float64Array;
+  n: number;
+  L: number;
+  H: number;
+}
+
+/** Passed through comlink as a plain object, or read from a shared flag: checked between layers. */
+export interface CancelFlag {
+  aborted: boolean;
+}
+
+export interface GridOptions {
+  alpha?: number;
+  /** Called with (done, total) units of work; may be a comlink proxy (its promise is ignored). */
+  onProgress?: (done: number, total: number) => unknown;
+  signal?: CancelFlag;
+  /** Upper bound for the per-source matrices kept at once; sources are processed in chunks under it. */
+  memoryBudgetBytes?: number;
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+export function checkCancelled(signal?: CancelFlag): void {
+  if (signal?.aborted) throw new CancelledError();
+}
+
+export function checkStack(s: LayerStack, what: string): void {
+  if (!(s.n >= 0 && s.L >= 1 && s.H >= 1) || s.data.length !== s.n * s.L * s.H) {
+    throw new Error(`${what}: data length ${s.data.length} does not match [n=${s.n}, L=${s.L}, H=${s.H}]`);
+  }
+}
+
+/** Rows `idx` of layer l as a float64 matrix, centred by `mean` (pass null to get raw values). */
+function gatherLayer(s: LayerStack, l: number, idx: Int32Array, mean: Float64Array | null): Float64Array {
+  const { data, L, H } = s;
+  const out = new Float64Array(idx.length * H);
+  for (let r = 0; r < idx.length; r++) {
+    const o = (idx[r] * L + l) * H;
+    const w = r * H;
+    if (mean) for (let h = 0; h < H; h++) out[w + h] = data[o + h] - mean[h];
+    else for (let h = 0; h < H; h++) out[w + h] = data[o + h];
+  }
+  return out;
+}
+
+/**
+ * Column means over rows `idx` of layer l, computed as first + mean(x − first) so that a constant column gets its
+ * value back exactly (the constant-target rule compares residuals with 0).
+ */
+export function layerMean(s: LayerStack, l: number, idx: Int32Array): Float64Array {
+  const { data, L, H } = s;
+  const mean = new Float64Array(H);
+  if (idx.length === 0) return mean;
+  const o0 = (idx[0] * L + l) * H;
+  for (let r = 1; r < idx.length; r++) {
+    const o = (idx[r] * L + l) * H;
+    for (let h = 0; h < H; h++) mean[h] += data[o + h] - data[o0 + h];
+  }
+  for (let h = 0; h < H; h++) mean[h] = data[o0 + h] + mean[h] / idx.length;
+  return mean;
+}
+
+export function maskToIndices(testMask: Uint8Array): { train: Int32Array; test: Int32Array } {
+  let nt = 0;
+  for (let i = 0; i < testMask.length; i++) if (testMask[i]) nt++;
+  const train = new Int32Array(testMask.length - nt);
+  const test = new Int32Array(nt);
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < testMask.length; i++) {
+    if (testMask[i]) test[b++] = i;
+    else train[a++] = i;
+  }
+  return { train, test };
+}
+
+/** The source-side operator A (n_te × n_tr) and ⟨AᵀA, ·⟩ packed as its upper triangle with off-diagonals doubled. */
+interface SourceOp {
+  A: Float64Array;
+  Mpacked: Float64Array;
+}
+
+function sourceOperator(s: LayerStack, l: number, train: Int32Array, test: Int32Array, alpha: number): SourceOp {
+  const H = s.H;
+  const nTr = train.length;
+  const nTe = test.length;
+  const mean = layerMean(s, l, train);
+  const Xtr = gatherLayer(s, l, train, mean);
+  const Xte = gatherLayer(s, l, test, mean);
+  let A: Float64Array;
+  if (H <= nTr) {
+    // Primal: (H×H) system, one Cholesky, then n_te row solves.
+    const XtrT = transpose(Xtr, nTr, H);
+    const S = gemmNT(XtrT, XtrT, H, H, nTr, undefined, true);
+    for (let i = 0; i < H; i++) S[i * H + i] += alpha;
+    const Lc = cholesky(S, H);
+    const F = cholSolveRows(Lc, transpose(Lc, H, H), H, Xte, nTe);
+    A = gemmNT(F, Xtr, nTe, nTr, H);
+  } else {
+    // Dual: (n_tr×n_tr) kernel system; A = K_te,tr (K_tr + αI)⁻¹, solved row by row (K is symmetric).
+    const K = gemmNT(Xtr, Xtr, nTr, nTr, H, undefined, true);
+    for (let i = 0; i < nTr; i++) K[i * nTr + i] += alpha;
+    const Lc = cholesky(K, nTr);
+    A = cholSolveRows(Lc, transpose(Lc, nTr, nTr), nTr, gemmNT(Xte, Xtr, nTe, nTr, H), nTe);
+  }
+  const At = transpose(A, nTe, nTr);
+  const M = gemmNT(At, At, nTr, nTr, nTe, undefined, true);
+  return { A, Mpacked: packUpper(M, nTr, 2) };
+}
+
+function packUpper(M: Float64Array, n: number, offDiagFactor: number): Float64Array {
+  const out = new Float64Array((n * (n + 1)) / 2);
+  let p = 0;
+  for (let i = 0; i < n; i++) {
+    out[p++] = M[i * n + i];
+    for (let j = i + 1; j < n; j++) out[p++] = offDiagFactor * M[i * n + j];
+  }
+  return out;
+}
+
+/** Target-side weighted Grams for one target layer and split. */
+interface TargetSide {
+  Gpacked: Float64Array;
+  Cte: Float64Array; // n_te × n_tr: Y_te W Y_trᵀ
+  t: number; // Σ_d w_d ‖y_te,d‖²
+  nonConstant: number;
+  constDims: number[];
+  Ytr: Float64Array; // centred, unweighted: needed only for constant dimensions
+  Yte: Float64Array;
+}
+
+function targetSide(s: LayerStack, l: number, train: Int32Array, test: Int32Array): TargetSide {
+  const H = s.H;
+  const nTr = train.length;
+  const nTe = test.length;
+  const mean = layerMean(s, l, train);
+  const Ytr = gatherLayer(s, l, train, mean);
+  const Yte = gatherLayer(s, l, test, mean);
+  const teMean = layerMean(s, l, test);
+  const sst = new Float64Array(H);
+  const { data, L } = s;
+  for (let r = 0; r < nTe; r++) {
+    const o = (test[r] * L + l) * H;
+    for (let h = 0; h < H; h++) {
+      const d = data[o + h] - teMean[h];
+      sst[h] += d * d;
+    }
+  }
+  const sw = new Float64Array(H);
+  const constDims: number[] = [];
+  for (let h = 0; h < H; h++) {
+    if (sst[h] > 0) sw[h] = 1 / Math.sqrt(sst[h]);
+    else constDims.push(h);
+  }
+  const Wtr = new Float64Array(nTr * H);
+  const Wte = new Float64Array(nTe * H);
+  for (let r = 0; r < nTr; r++) for (let h = 0; h < H; h++) Wtr[r * H + h] = Ytr[r * H + h] * sw[h];
+  let t = 0;
+  for (let r = 0; r < nTe; r++) {
+    for (let h = 0; h < H; h++) {
+      const v = Yte[r * H + h] * sw[h];
+      Wte[r * H + h] = v;
+      t += v * v;
+    }
+  }
+  const G = gemmNT(Wtr, Wtr, nTr, nTr, H, undefined, true);
+  return {
+    Gpacked: packUpper(G, nTr, 1),
+    Cte: gemmNT(Wte, Wtr, nTe, nTr, H),
+    t,
+    nonConstant: H - constDims.length,
+    constDims,
+    Ytr,
+    Yte,
+  };
+}
+
+/** sklearn's rule for a dimension that is constant on the test set: 1 if predicted exactly, else 0. */
+function constantDimScore(A: Float64Array, tgt: TargetSide, h: number, H: number, nTr: number, nTe: number): number {
+  const y = new Float64Array(nTr);
+  for (let j = 0; j < nTr; j++) y[j] = tgt.Ytr[j * H + h];
+  for (let i = 0; i < nTe; i++) {
+    const pred = dot(A, i * nTr, y, 0, nTr);
+    if (tgt.Yte[i * H + h] - pred !== 0) return 0;
+  }
+  return 1;
+}
+
+/**
+ * Test R² (sklearn uniform average) for every (l_A, l_B), for one train/test split given as a test mask.
+ * Returns a Float64Array L_A × L_B, row = source layer.
+ */
+export function ridgeR2Grid(source: LayerStack, target: LayerStack, testMask: Uint8Array, opts: GridOptions = {}): Float64Array {
+  checkStack(source, 'source');
+  checkStack(target, 'target');
+  if (source.n !== target.n || testMask.length !== source.n) throw new Error(`ridge: source has ${source.n} samples, target ${target.n}, mask ${testMask.length}`);
+  const alpha = opts.alpha ?? 0.1;
+  if (!(alpha > 0)) throw new Error(`ridge: alpha must be > 0 (got ${alpha})`);
+  const { train, test } = maskToIndices(testMask);
+  const nTr = train.length;
+  const nTe = test.length;
+  if (nTr < 2 || nTe < 2) throw new Error(`ridge: need at least 2 training and 2 test samples (got ${nTr} and ${nTe})`);
+  const LA = source.L;
+  const LB = target.L;
+  const HB = target.H;
+  const out = new Float64Array(LA * LB);
+  const perSource = 8 * (nTe * nTr + (nTr * (nTr + 1)) / 2);
+  const perTarget = 8 * ((nTr * (nTr + 1)) / 2 + 2 * nTe * nTr + nTr * HB + nTe * HB);
+  const budget = opts.memoryBudgetBytes ?? 512 * 2 ** 20;
+  const chunk = Math.max(1, Math.min(LA, Math.floor((budget - perTarget) / perSource)));
+  const nChunks = Math.ceil(LA / chunk);
+  const total = LA + nChunks * LB;
+  let done = 0;
+  for (let a0 = 0; a0 < LA; a0 += chunk) {
+    const a1 = Math.min(LA, a0 + chunk);
+    const ops: SourceOp[] = [];
+    for (let a = a0; a < a1; a++) {
+      checkCancelled(opts.signal);
+      ops.push(sourceOperator(source, a, train, test, alpha));
+      opts.onProgress?.(++done, total);
+    }
+    for (let b = 0; b < LB; b++) {
+      checkCancelled(opts.signal);
+      const tgt = targetSide(target, b, train, test);
+      for (let a = a0; a < a1; a++) {
+        const op = ops[a - a0];
+        const sse = tgt.t - 2 * dot(op.A, 0, tgt.Cte, 0, nTe * nTr) + dot(op.Mpacked, 0, tgt.Gpacked, 0, tgt.Gpacked.length);
+        let constScore = 0;
+        for (const h of tgt.constDims) constScore += constantDimScore(op.A, tgt, h, HB, nTr, nTe);
+        out[a * LB + b] = (tgt.nonConstant - sse + constScore) / HB;
+      }
+      opts.onProgress?.(++done, total);
+    }
+  }
+  return out;
+}
