@@ -1,0 +1,245 @@
+/**
+ * Linear CKA over the full L1 × L2 layer grid (similarity.md), biased and debiased HSIC, poolings, regions and a
+ * seeded permutation test.
+ *
+ * Why it is organised this way: with column-centred features, K = XXᵀ already satisfies HKH = K, so the biased HSIC
+ * is ⟨K, L⟩ and the debiased one needs only ⟨K̃, L̃⟩ (zero diagonals), the total sums and the row sums
+ * (Σ K̃L̃ = rowsum(K̃)·rowsum(L̃)). Each layer's Gram matrix is built once; each pair then costs one dot product over
+ * a packed triangle. A sample permutation π changes only ⟨K̃, L̃_π⟩ and rowsum(K̃)·rowsum(L̃)_π.
+ */
+import { dot, gemmNT } from './linalg';
+import { createRng } from './rng';
+import { checkCancelled, checkStack, type CancelFlag, type LayerStack } from './ridge';
+
+export interface Pooled {
+  global: number;
+  maxAligned: number;
+  regions: { early: number; mid: number; late: number };
+}
+
+export interface CkaGrid extends Pooled {
+  /** L1 × L2, row = layer of x. */
+  grid: Float64Array;
+  /** One-sided permutation p-values, (1 + #{perm ≥ observed}) / (N + 1); present when permutations > 0. */
+  p?: { grid: Float64Array } & Pooled;
+}
+
+export interface CkaResult {
+  L1: number;
+  L2: number;
+  m: number;
+  permutations: number;
+  linear: CkaGrid;
+  debiased: CkaGrid;
+}
+
+export interface CkaOptions {
+  permutations?: number;
+  seed?: number | string;
+  /** Explicit sample orders to use instead of seeded shuffles (reproducing another tool's permutations). */
+  orders?: ArrayLike<number>[];
+  onProgress?: (done: number, total: number) => unknown;
+  signal?: CancelFlag;
+}
+
+/** Per-layer statistics of the centred Gram matrix. */
+interface GramInfo {
+  off: Float64Array; // strict upper triangle of K̃ (row-major packed)
+  diag: Float64Array;
+  rowsum: Float64Array; // rows of K̃ (zero diagonal)
+  total: number; // Σ K̃
+  selfBiased: number; // ⟨K, K⟩
+  selfDebiased: number; // HSIC_d(K, K)
+}
+
+function gramInfo(s: LayerStack, l: number): GramInfo {
+  const { n: m, L, H, data } = s;
+  const X = new Float64Array(m * H);
+  const mean = new Float64Array(H);
+  for (let i = 0; i < m; i++) for (let h = 0; h < H; h++) mean[h] += data[(i * L + l) * H + h];
+  for (let h = 0; h < H; h++) mean[h] /= m;
+  for (let i = 0; i < m; i++) for (let h = 0; h < H; h++) X[i * H + h] = data[(i * L + l) * H + h] - mean[h];
+  const K = gemmNT(X, X, m, m, H, undefined, true);
+  const off = new Float64Array((m * (m - 1)) / 2);
+  const diag = new Float64Array(m);
+  const rowsum = new Float64Array(m);
+  let p = 0;
+  let total = 0;
+  let offSq = 0;
+  let diagSq = 0;
+  for (let i = 0; i < m; i++) {
+    diag[i] = K[i * m + i];
+    diagSq += diag[i] * diag[i];
+    let r = 0;
+    for (let j = 0; j < m; j++) if (j !== i) r += K[i * m + j];
+    rowsum[i] = r;
+    total += r;
+    for (let j = i + 1; j < m; j++) {
+      const v = K[i * m + j];
+      off[p++] = v;
+      offSq += v * v;
+    }
+  }
+  const info: GramInfo = { off, diag, rowsum, total, selfBiased: 2 * offSq + diagSq, selfDebiased: 0 };
+  info.selfDebiased = hsicDebiased(2 * offSq, total, total, dot(rowsum, 0, rowsum, 0, m), m);
+  return info;
+}
+
+/** Song et al. (2012) unbiased HSIC from ⟨K̃,L̃⟩, ΣK̃, ΣL̃ and Σ(K̃L̃). */
+function hsicDebiased(kl: number, sumK: number, sumL: number, sumKL: number, m: number): number {
+  return (kl + (sumK * sumL) / ((m - 1) * (m - 2)) - (2 / (m - 2)) * sumKL) / (m * (m - 3));
+}
+
+function ratio(num: number, a: number, b: number): number {
+  const d = Math.sqrt(a * b);
+  return d > 0 ? num / d : NaN;
+}
+
+/** np.array_split's thirds: the first blocks take the remainder. */
+export function thirds(L: number): [number, number, number, number] {
+  const base = Math.floor(L / 3);
+  const rem = L % 3;
+  const e = base + (rem > 0 ? 1 : 0);
+  const m = e + base + (rem > 1 ? 1 : 0);
+  return [0, e, m, L];
+}
+
+export function poolGrid(grid: ArrayLike<number>, L1: number, L2: number): Pooled {
+  let sum = 0;
+  for (let i = 0; i < L1 * L2; i++) sum += grid[i];
+  let rowMax = 0;
+  for (let i = 0; i < L1; i++) {
+    let mx = -Infinity;
+    for (let j = 0; j < L2; j++) mx = Math.max(mx, grid[i * L2 + j]);
+    rowMax += mx;
+  }
+  let colMax = 0;
+  for (let j = 0; j < L2; j++) {
+    let mx = -Infinity;
+    for (let i = 0; i < L1; i++) mx = Math.max(mx, grid[i * L2 + j]);
+    colMax += mx;
+  }
+  const t1 = thirds(L1);
+  const t2 = thirds(L2);
+  const block = (r: number): number => {
+    let s = 0;
+    let c = 0;
+    for (let i = t1[r]; i < t1[r + 1]; i++) for (let j = t2[r]; j < t2[r + 1]; j++) {
+      s += grid[i * L2 + j];
+      c++;
+    }
+    return c ? s / c : NaN;
+  };
+  return { global: sum / (L1 * L2), maxAligned: 0.5 * (rowMax / L1 + colMax / L2), regions: { early: block(0), mid: block(1), late: block(2) } };
+}
+
+/** Permutes a symmetric matrix given by (strict upper packed, diag) into packed form under π. */
+function permutePacked(info: GramInfo, perm: Int32Array, m: number, full: Float64Array, out: Float64Array): void {
+  let p = 0;
+  for (let i = 0; i < m; i++) {
+    full[i * m + i] = info.diag[i];
+    for (let j = i + 1; j < m; j++) {
+      const v = info.off[p++];
+      full[i * m + j] = v;
+      full[j * m + i] = v;
+    }
+  }
+  p = 0;
+  for (let i = 0; i < m; i++) {
+    const ri = perm[i] * m;
+    for (let j = i + 1; j < m; j++) out[p++] = full[ri + perm[j]];
+  }
+}
+
+export function cka(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): CkaResult {
+  checkStack(x, 'x');
+  checkStack(y, 'y');
+  if (x.n !== y.n) throw new Error(`cka: x has ${x.n} probes, y has ${y.n}`);
+  const m = x.n;
+  if (m < 4) throw new Error(`cka: need at least 4 probes for debiased HSIC (got ${m})`);
+  const N = opts.orders ? opts.orders.length : Math.max(0, Math.floor(opts.permutations ?? 0));
+  const { L: L1 } = x;
+  const { L: L2 } = y;
+  const lin = new Float64Array(L1 * L2);
+  const deb = new Float64Array(L1 * L2);
+  const total = L1 + L2;
+  let done = 0;
+  const xs: GramInfo[] = [];
+  for (let i = 0; i < L1; i++) {
+    checkCancelled(opts.signal);
+    xs.push(gramInfo(x, i));
+    opts.onProgress?.(++done, total);
+  }
+  const rng = createRng(opts.seed ?? 0);
+  const perms: Int32Array[] = [];
+  for (let q = 0; q < N; q++) {
+    const given = opts.orders?.[q];
+    if (given && (given.length !== m || new Set(Array.from(given)).size !== m || Array.from(given).some((v) => !(v >= 0 && v < m)))) {
+      throw new Error(`cka: order ${q} is not a permutation of 0..${m - 1}`);
+    }
+    perms.push(Int32Array.from(given ?? rng.shuffle(Array.from({ length: m }, (_, i) => i))));
+  }
+  const permLin = N ? new Float64Array(N * L1 * L2) : null;
+  const permDeb = N ? new Float64Array(N * L1 * L2) : null;
+  const full = N ? new Float64Array(m * m) : null;
+  const packed = N ? new Float64Array((m * (m - 1)) / 2) : null;
+  const rsPerm = new Float64Array(m);
+  for (let j = 0; j < L2; j++) {
+    checkCancelled(opts.signal);
+    const yj = gramInfo(y, j);
+    for (let i = 0; i < L1; i++) {
+      const xi = xs[i];
+      const kl = 2 * dot(xi.off, 0, yj.off, 0, xi.off.length);
+      const dd = dot(xi.diag, 0, yj.diag, 0, m);
+      lin[i * L2 + j] = ratio(kl + dd, xi.selfBiased, yj.selfBiased);
+      deb[i * L2 + j] = ratio(hsicDebiased(kl, xi.total, yj.total, dot(xi.rowsum, 0, yj.rowsum, 0, m), m), xi.selfDebiased, yj.selfDebiased);
+    }
+    for (let q = 0; q < N; q++) {
+      const perm = perms[q];
+      permutePacked(yj, perm, m, full!, packed!);
+      for (let r = 0; r < m; r++) rsPerm[r] = yj.rowsum[perm[r]];
+      let ddp = 0;
+      for (let i = 0; i < L1; i++) {
+        const xi = xs[i];
+        ddp = 0;
+        for (let r = 0; r < m; r++) ddp += xi.diag[r] * yj.diag[perm[r]];
+        const kl = 2 * dot(xi.off, 0, packed!, 0, packed!.length);
+        const o = (q * L1 + i) * L2 + j;
+        permLin![o] = ratio(kl + ddp, xi.selfBiased, yj.selfBiased);
+        permDeb![o] = ratio(hsicDebiased(kl, xi.total, yj.total, dot(xi.rowsum, 0, rsPerm, 0, m), m), xi.selfDebiased, yj.selfDebiased);
+      }
+    }
+    opts.onProgress?.(++done, total);
+  }
+  return {
+    L1,
+    L2,
+    m,
+    permutations: N,
+    linear: finish(lin, permLin, N, L1, L2),
+    debiased: finish(deb, permDeb, N, L1, L2),
+  };
+}
+
+function finish(grid: Float64Array, perm: Float64Array | null, N: number, L1: number, L2: number): CkaGrid {
+  const pooled = poolGrid(grid, L1, L2);
+  const out: CkaGrid = { grid, ...pooled };
+  if (!perm || N === 0) return out;
+  const size = L1 * L2;
+  const pg = new Float64Array(size);
+  let pGlobal = 0;
+  let pMax = 0;
+  const pReg = { early: 0, mid: 0, late: 0 };
+  for (let q = 0; q < N; q++) {
+    const g = perm.subarray(q * size, (q + 1) * size);
+    for (let c = 0; c < size; c++) if (g[c] >= grid[c]) pg[c]++;
+    const pp = poolGrid(g, L1, L2);
+    if (pp.global >= pooled.global) pGlobal++;
+    if (pp.maxAligned >= pooled.maxAligned) pMax++;
+    for (const r of ['early', 'mid', 'late'] as const) if (pp.regions[r] >= pooled.regions[r]) pReg[r]++;
+  }
+  const f = (c: number) => (1 + c) / (N + 1);
+  for (let c = 0; c < size; c++) pg[c] = f(pg[c]);
+  out.p = { grid: pg, global: f(pGlobal), maxAligned: f(pMax), regions: { early: f(pReg.early), mid: f(pReg.mid), late: f(pReg.late) } };
+  return out;
+}
