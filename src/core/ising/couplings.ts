@@ -71,13 +71,13 @@ export function covariates(g: SignedGraph, kind: CouplingKind, s: ArrayLike<numb
     if (kind === 'one') res[o] = fT + fF - uT - uF;
     else if (kind === 'three') {
       res[o] = fT + fF;
-      res[o + 1] = -(uT + uF);
+      res[o + 1] = 0 - uT - uF; // 0 − … avoids −0, which breaks equality checks downstream
       res[o + 2] = fT + fF + uT + uF;
     } else {
       res[o] = fT;
       res[o + 1] = fF;
-      res[o + 2] = -uT;
-      res[o + 3] = -uF;
+      res[o + 2] = 0 - uT;
+      res[o + 3] = 0 - uF;
       res[o + 4] = fT + fF + uT + uF;
     }
   }
