@@ -1,0 +1,29 @@
+import { parseFragment } from '../core/config/link';
+
+/** Hash routing: `#/<route>` with an optional `?c=<config>` that carries a lab config. */
+class Router {
+  route = $state('');
+  payload = $state<string | null>(null);
+  /** Bumped on every navigation, so views can re-read the payload even when it is unchanged. */
+  visit = $state(0);
+
+  constructor() {
+    if (typeof window === 'undefined') return;
+    this.read();
+    window.addEventListener('hashchange', () => this.read());
+  }
+
+  private read() {
+    const { route, payload } = parseFragment(window.location.hash);
+    this.route = route;
+    this.payload = payload;
+    this.visit++;
+  }
+
+  /** Updates the address bar without a new history entry, so the link always reproduces the view. */
+  replace(fragment: string) {
+    if (window.location.hash !== fragment) history.replaceState(null, '', fragment);
+  }
+}
+
+export const router = new Router();

@@ -1,0 +1,21 @@
+import { RunStore } from '../store/run-store';
+import { WorkerHost } from './worker-host';
+import { RunController } from './run-controller.svelte';
+import type { ComputeWorkerApi } from '../../workers/compute.worker';
+
+let storePromise: Promise<RunStore> | undefined;
+/** The one IndexedDB connection of the page, opened on first use. */
+export const runStore = () => (storePromise ??= RunStore.open());
+
+export const computeHost = new WorkerHost<ComputeWorkerApi>(
+  () => new Worker(new URL('../../workers/compute.worker.ts', import.meta.url), { type: 'module', name: 'compute' }),
+);
+
+export const runController = new RunController(runStore, computeHost);
+
+/** A small, harmless handle for tests and for diagnosing in the console. It can only hurt our own worker. */
+(globalThis as Record<string, unknown>).__socialMindsLab = {
+  crashComputeWorker: () => computeHost.call((api) => api.crashForTest()),
+  killComputeWorker: () => computeHost.rawWorker.terminate(),
+  runController,
+};

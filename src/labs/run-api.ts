@@ -1,0 +1,49 @@
+import { episodeRng } from '../core/runs/runner';
+import type { Episode } from '../core/runs/types';
+import type { LabName } from '../core/config/lab-definition';
+import { RUNNERS } from './runners';
+
+const cancelled = new Set<string>();
+
+/**
+ * Episode execution as the compute worker exposes it. Jobs are named by the caller so that `cancelEpisode`,
+ * which arrives as a separate message, can stop the one in flight (runners yield between chunks to see it).
+ */
+export const labRunApi = {
+  async runEpisode(
+    job: string,
+    lab: LabName,
+    config: Record<string, unknown>,
+    index: number,
+    previous: Episode | undefined,
+    onProgress?: (fraction: number, note?: string) => void,
+  ): Promise<Episode> {
+    const runner = RUNNERS[lab];
+    if (!runner) throw new Error(`the ${lab} lab has no runner in this build`);
+    cancelled.delete(job);
+    try {
+      return await runner.runEpisode(config as never, {
+        index,
+        rng: episodeRng(Number(config.seed ?? 0), index),
+        previous,
+        cancel: { get cancelled() { return cancelled.has(job); } },
+        progress: (f, note) => onProgress?.(f, note),
+      });
+    } finally {
+      cancelled.delete(job);
+    }
+  },
+  cancelEpisode(job: string) {
+    cancelled.add(job);
+  },
+  summarize(lab: LabName, config: Record<string, unknown>, episodes: Episode[]) {
+    const runner = RUNNERS[lab];
+    return runner ? runner.summarize(config as never, episodes) : [];
+  },
+  /** For the crash-recovery test and for diagnosing: makes this worker die the way a real crash would. */
+  crashForTest() {
+    setTimeout(() => {
+      throw new Error('simulated worker crash');
+    });
+  },
+};
