@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { FLAVOURS, baseUrl, launch, openPage } from './setup/browser';
+import { hostileLinks } from '../fixtures/hostile-links';
+import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
+import { opinionsLab } from '../../src/labs/opinions/config';
+import { LABS } from '../../src/labs/registry';
+
+/** A config whose run takes a few seconds, so a test can act in the middle of it. */
+function slowRunLink(replicas: number, steps: number): string {
+  const c = defaultConfig(opinionsLab);
+  c.graph.side = 128;
+  c.dynamics.steps = steps;
+  c.dynamics.replicas = replicas;
+  c.seed = 7;
+  return encodeLinkFragment(opinionsLab, c);
+}
+
+async function runStatus(page: Page): Promise<{ status: string | null; done: number }> {
+  return page.evaluate(() => {
+    const el = document.querySelector('[data-run-status]');
+    const text = el?.querySelector('[role=progressbar]')?.getAttribute('aria-label') ?? '';
+    return { status: el?.getAttribute('data-run-status') ?? null, done: Number(/^(\d+)/.exec(text)?.[1] ?? 0) };
+  });
+}
+
+async function waitFor(page: Page, check: () => Promise<boolean>, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error('timed out waiting');
+}
+
+describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launch(flavour);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('home shows the four labs with no console errors, and reports WebGPU', async () => {
+    const { page, errors } = await openPage(browser, '#/');
+    await page.getByRole('heading', { name: 'Social Minds Lab', level: 1 }).waitFor();
+    for (const def of LABS) await page.getByRole('link', { name: def.title }).first().waitFor();
+    await page.waitForFunction(() => !document.querySelector('[data-testid=webgpu]')?.textContent?.includes('checking'));
+    const webgpu = await page.textContent('[data-testid=webgpu]');
+    expect(webgpu).toMatch(flavour === 'webgpu' ? /WebGPU: yes/ : /WebGPU: no/);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('every lab route opens, and an unknown one says so', async () => {
+    const { page, errors } = await openPage(browser, '#/');
+    for (const def of LABS) {
+      await page.goto(`${baseUrl()}#/${def.name}`);
+      await page.getByRole('heading', { name: def.title, level: 1 }).waitFor();
+      await page.getByRole('form', { name: `${def.title} settings` }).waitFor();
+    }
+    await page.goto(`${baseUrl()}#/runs`);
+    await page.getByRole('heading', { name: 'Runs', level: 1 }).waitFor();
+    await page.goto(`${baseUrl()}#/nowhere`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a link round-trips: an edited config reopens exactly in a fresh page', async () => {
+    const { page } = await openPage(browser, '#/opinions');
+    await page.getByLabel('Side').fill('23');
+    await page.getByLabel('Side').press('Tab');
+    await page.getByLabel('Generator').selectOption('triangular');
+    await page.getByLabel('Update', { exact: true }).selectOption('async');
+    const url = page.url();
+    expect(url).toContain('#/opinions?c=');
+    const other = await browser.newContext();
+    const fresh = await other.newPage();
+    await fresh.goto(url);
+    await fresh.getByRole('heading', { name: 'Opinions', level: 1 }).waitFor();
+    expect(await fresh.getByLabel('Side').inputValue()).toBe('23');
+    expect(await fresh.getByLabel('Generator').inputValue()).toBe('triangular');
+    expect(await fresh.getByLabel('Update', { exact: true }).inputValue()).toBe('async');
+    await other.close();
+    await page.context().close();
+  });
+
+  it('refuses every hostile link with a message, and nothing from it runs', async () => {
+    const { page, errors } = await openPage(browser, '#/');
+    for (const { name, fragment } of hostileLinks()) {
+      await page.goto(`${baseUrl()}${fragment}`);
+      const banner = page.getByRole('alert').filter({ hasText: /could not be opened|Page not found/ });
+      await banner.first().waitFor({ timeout: 10_000 }).catch(() => {
+        throw new Error(`no refusal shown for hostile link "${name}"`);
+      });
+      const canary = await page.evaluate(() => (window as unknown as { __canary?: number }).__canary);
+      expect(canary, name).toBeUndefined();
+      expect(await page.evaluate(() => ({} as Record<string, unknown>).polluted), name).toBeUndefined();
+    }
+    expect(await page.locator('img[onerror], script:not([src]), svg[onload]').count()).toBe(0);
+    expect(errors.filter((e) => !/favicon/.test(e))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a run survives a reload and resumes from its last stored episode', async () => {
+    const { page, errors } = await openPage(browser, slowRunLink(6, 400));
+    await page.getByRole('button', { name: /^Run \(6 episodes\)/ }).click();
+    await waitFor(page, async () => (await runStatus(page)).done >= 1);
+    await page.reload();
+    await page.goto(`${baseUrl()}#/runs`);
+    const row = page.locator('tr[data-run-id]').first();
+    await row.getByText('interrupted').waitFor();
+    const storedBefore = Number((await row.locator('td').nth(3).textContent())!.split('/')[0]);
+    expect(storedBefore).toBeGreaterThanOrEqual(1);
+    expect(storedBefore).toBeLessThan(6);
+    await row.getByRole('button', { name: 'Resume' }).click();
+    await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
+    expect((await runStatus(page)).done).toBe(6);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a crashed compute worker is detected, restarted, and the run completes', async () => {
+    const { page } = await openPage(browser, slowRunLink(4, 300));
+    await page.getByRole('button', { name: /^Run \(4 episodes\)/ }).click();
+    await waitFor(page, async () => (await runStatus(page)).done >= 1);
+    await page.evaluate(() => (window as unknown as { __socialMindsLab: { crashComputeWorker(): void } }).__socialMindsLab.crashComputeWorker());
+    await page.getByRole('status').filter({ hasText: /crashed.*Resuming from episode/ }).waitFor({ timeout: 30_000 });
+    await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
+    expect((await runStatus(page)).done).toBe(4);
+    await page.context().close();
+  });
+
+  it('keeps the main thread free of long tasks while a run goes', async () => {
+    const { page } = await openPage(browser, slowRunLink(3, 300));
+    await page.getByRole('button', { name: /^Run \(3 episodes\)/ }).waitFor();
+    await page.evaluate(() => {
+      const w = window as unknown as { __longTasks: number[] };
+      w.__longTasks = [];
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__longTasks.push(e.duration))).observe({ type: 'longtask' });
+    });
+    await page.getByRole('button', { name: /^Run \(3 episodes\)/ }).click();
+    await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
+    const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
+    expect(longTasks).toEqual([]);
+    await page.context().close();
+  });
+});
