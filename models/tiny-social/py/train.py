@@ -1,0 +1,125 @@
+"""Train the tiny Llama on the generated corpus (plain PyTorch, CPU, 2 threads, fixed seed, fixed step count).
+
+Usage: train.py WORK_DIR OUT_DIR STEPS [TOKENS_PER_BATCH]
+Reads WORK_DIR/corpus.jsonl ({"format","prompt","completion"}), tokenizer from OUT_DIR/tokenizer.json,
+writes WORK_DIR/ckpt.pt and WORK_DIR/train_log.json.
+"""
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+from model import ARCH, LlamaForCausalLM, count_params  # noqa: E402
+from tok import Encoder  # noqa: E402
+
+PROMPT_WEIGHT = 0.1  # prompt tokens still teach the language; the answers carry the format
+
+
+def main():
+    work, out, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    tok_budget = int(sys.argv[4]) if len(sys.argv) > 4 else 6144
+    seed = int(os.environ.get("SEED", "1234"))
+    torch.set_num_threads(int(os.environ.get("THREADS", "2")))
+    random.seed(seed)
+    torch.manual_seed(seed)
+    enc = Encoder.load(f"{out}/tokenizer.json")
+    maxlen = ARCH["max_position_embeddings"]
+    data = []
+    t0 = time.time()
+    n_long = 0
+    with open(f"{work}/corpus.jsonl") as f:
+        for line in f:
+            r = json.loads(line)
+            p = enc.encode(r["prompt"])
+            c = enc.encode(r["completion"])
+            if len(p) + len(c) > maxlen:
+                n_long += 1
+                continue
+            data.append((p + c, len(p)))
+    print(f"encoded {len(data)} examples ({n_long} too long) in {time.time() - t0:.0f}s", flush=True)
+    lens = [len(x) for x, _ in data]
+    print(f"tokens: total {sum(lens)}, mean {sum(lens) / len(lens):.0f}, max {max(lens)}", flush=True)
+
+    # Length buckets: sort by length, cut into batches under the token budget, then shuffle the batches.
+    order = sorted(range(len(data)), key=lambda i: (len(data[i][0]), random.random()))
+    batches, cur = [], []
+    for i in order:
+        L = len(data[i][0])
+        if cur and (len(cur) + 1) * L > tok_budget:
+            batches.append(cur)
+            cur = []
+        cur.append(i)
+    if cur:
+        batches.append(cur)
+    print(f"{len(batches)} batches per epoch", flush=True)
+
+    model = LlamaForCausalLM(ARCH)
+    print(f"params {count_params(model)}", flush=True)
+    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
+    nodecay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05}, {"params": nodecay, "weight_decay": 0.0}],
+                            lr=3e-3, betas=(0.9, 0.95), eps=1e-8)
+    base_lr, warm = 3e-3, min(100, max(1, steps // 10))
+
+    def lr_at(s):
+        if s < warm:
+            return base_lr * (s + 1) / warm
+        prog = (s - warm) / max(1, steps - warm)
+        return base_lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * prog)))
+
+    log = {"steps": steps, "tokens_per_batch": tok_budget, "seed": seed, "examples": len(data), "loss": []}
+    t0 = time.time()
+    ema = None
+    bi = len(batches)
+    for step in range(steps):
+        if bi >= len(batches):
+            random.shuffle(batches)
+            bi = 0
+        idx = batches[bi]
+        bi += 1
+        L = max(len(data[i][0]) for i in idx)
+        ids = torch.zeros(len(idx), L, dtype=torch.long)
+        att = torch.zeros(len(idx), L, dtype=torch.long)
+        w = torch.zeros(len(idx), L)
+        for r, i in enumerate(idx):
+            x, pl = data[i]
+            ids[r, : len(x)] = torch.tensor(x)
+            att[r, : len(x)] = 1
+            w[r, 1:pl] = PROMPT_WEIGHT
+            w[r, pl: len(x)] = 1.0
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step)
+        logits = model.train_logits(ids, att)
+        lp = torch.nn.functional.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1),
+                                               reduction="none").view(len(idx), L - 1)
+        wt = w[:, 1:]
+        loss = (lp * wt).sum() / wt.sum()
+        ans = (wt == 1.0).float()
+        ans_loss = ((lp * ans).sum() / ans.sum().clamp(min=1)).item()
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        ema = ans_loss if ema is None else 0.95 * ema + 0.05 * ans_loss
+        if step % 20 == 0 or step == steps - 1:
+            el = time.time() - t0
+            print(f"step {step} loss {loss.item():.4f} answer_loss {ans_loss:.4f} ema {ema:.4f} lr {lr_at(step):.2e} "
+                  f"elapsed {el:.0f}s ({el / (step + 1):.2f}s/step)", flush=True)
+            log["loss"].append({"step": step, "loss": round(loss.item(), 4), "answer_loss": round(ans_loss, 4),
+                                "answer_loss_ema": round(ema, 4), "elapsed_s": round(el, 1)})
+        if (step + 1) % 200 == 0:
+            torch.save(model.state_dict(), f"{work}/ckpt.pt")
+    log["train_seconds"] = round(time.time() - t0, 1)
+    log["final_answer_loss_ema"] = round(ema, 4)
+    torch.save(model.state_dict(), f"{work}/ckpt.pt")
+    json.dump(log, open(f"{work}/train_log.json", "w"), indent=1)
+    print("done", flush=True)
+
+
+if __name__ == "__main__":
+    main()
