@@ -1,0 +1,70 @@
+/**
+ * Browser (model worker) adapter for the model runtime: transformers.js's web build on onnxruntime-web, WebGPU or
+ * WASM, with the wasm files and the embedded models served by the app itself (no CDN at run time).
+ */
+import { ModelRuntime, type Platform, type ResolvedModel } from './runtime';
+import { REGISTRY } from '../../models/registry';
+import type { GpuInfo } from './choose';
+
+/** Cache name for patched hub downloads; distinct from transformers.js's own "transformers-cache". */
+export const TAPPED_CACHE_KEY = 'social-minds-lab-tapped-v1';
+
+function appBase(): string {
+  const base = (import.meta.env?.BASE_URL as string | undefined) ?? '/';
+  return new URL(base, self.location.href).href;
+}
+
+function resolveLocal(model: string): ResolvedModel | undefined {
+  const entry = REGISTRY.find((e) => e.source === 'local' && (e.id === model || e.repo === model));
+  if (!entry) return undefined;
+  return { id: entry.id, repo: entry.repo, source: 'local', localDir: new URL('models/', appBase()).href, revision: null, entry, warnings: [] };
+}
+
+let gpuInfo: Promise<GpuInfo | null> | null = null;
+
+export async function probeWebGpu(): Promise<GpuInfo | null> {
+  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+  if (!gpu) return null;
+  try {
+    const adapter = (await gpu.requestAdapter()) as {
+      features: Set<string>;
+      limits: { maxBufferSize: number; maxStorageBufferBindingSize: number };
+      info?: { vendor?: string; architecture?: string; description?: string };
+    } | null;
+    if (!adapter) return null;
+    return {
+      shaderF16: adapter.features.has('shader-f16'),
+      maxBufferSize: adapter.limits.maxBufferSize,
+      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+      description: [adapter.info?.vendor, adapter.info?.architecture, adapter.info?.description].filter(Boolean).join(' ') || undefined,
+    };
+  } catch {
+    return null;
+  }
+}
+
+export const browserPlatform: Platform = {
+  kind: 'browser',
+  tf: () => import('@huggingface/transformers') as Promise<never>,
+  resolveLocal,
+  configure(tf, model, wrap) {
+    const env = tf.env;
+    env.allowLocalModels = model.source === 'local';
+    env.allowRemoteModels = model.source === 'hub';
+    if (model.localDir) env.localModelPath = model.localDir;
+    // The embedded model is served by the app: never cache it (a rebuilt model must not be shadowed by an old copy).
+    env.useBrowserCache = model.source === 'hub' && typeof caches !== 'undefined';
+    env.cacheKey = TAPPED_CACHE_KEY;
+    env.backends.onnx.wasm = env.backends.onnx.wasm ?? {};
+    env.backends.onnx.wasm.wasmPaths = new URL('ort/', appBase()).href;
+    env.backends.onnx.wasm.proxy = false;
+    env.useWasmCache = false;
+    env.fetch = wrap(globalThis.fetch.bind(globalThis));
+    env.logLevel = 40;
+  },
+  webgpu: () => (gpuInfo ??= probeWebGpu()),
+};
+
+export function createBrowserRuntime(): ModelRuntime {
+  return new ModelRuntime(browserPlatform);
+}

@@ -1,0 +1,264 @@
+/**
+ * Main-thread client for model workers: one worker per loaded model. It spawns and terminates workers, detects a
+ * crashed worker (an error event, or no answer to a ping while idle), reports it and lets the caller restart it,
+ * and keeps a small registry of loaded models (id, backend, dtype, status) that the status bar can subscribe to.
+ */
+import * as Comlink from 'comlink';
+import type { ModelWorkerApi } from '../../workers/model.worker';
+import type {
+  ChatMessage,
+  EncodeOptions,
+  EncodeResult,
+  GenerateOptions,
+  GenerateResult,
+  LoadOptions,
+  LoadProgress,
+  LoadResult,
+  LoadedModelInfo,
+  ScoreResult,
+} from './types';
+
+export type ModelStatus = 'loading' | 'ready' | 'crashed' | 'failed';
+
+export interface LoadedModelEntry extends Partial<LoadedModelInfo> {
+  /** Unique per loaded instance (two agents may load the same model). */
+  key: string;
+  model: string;
+  status: ModelStatus;
+  error?: string;
+  info?: LoadResult;
+  progress?: LoadProgress;
+}
+
+export class WorkerCrashedError extends Error {
+  constructor(
+    readonly key: string,
+    detail: string,
+  ) {
+    super(`The worker for model ${key} crashed: ${detail}. Restart it with restart("${key}").`);
+    this.name = 'WorkerCrashedError';
+  }
+}
+
+/** The small reactive-free registry the shell's status bar reads. */
+export class LoadedModels {
+  private entries = new Map<string, LoadedModelEntry>();
+  private listeners = new Set<(list: LoadedModelEntry[]) => void>();
+
+  list(): LoadedModelEntry[] {
+    return [...this.entries.values()].map((e) => ({ ...e }));
+  }
+
+  /** Calls fn now and on every change; returns the unsubscribe function. */
+  subscribe(fn: (list: LoadedModelEntry[]) => void): () => void {
+    this.listeners.add(fn);
+    fn(this.list());
+    return () => this.listeners.delete(fn);
+  }
+
+  set(entry: LoadedModelEntry): void {
+    this.entries.set(entry.key, entry);
+    this.emit();
+  }
+
+  patch(key: string, change: Partial<LoadedModelEntry>): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.entries.set(key, { ...e, ...change });
+    this.emit();
+  }
+
+  remove(key: string): void {
+    if (this.entries.delete(key)) this.emit();
+  }
+
+  private emit(): void {
+    const list = this.list();
+    for (const fn of this.listeners) fn(list);
+  }
+}
+
+export const loadedModels = new LoadedModels();
+
+export interface ClientOptions {
+  /** Creates the worker; tests or other bundlers may replace it. */
+  spawn?: () => Worker;
+  pingIntervalMs?: number;
+  pingTimeoutMs?: number;
+  registry?: LoadedModels;
+}
+
+const defaultSpawn = () => new Worker(new URL('../../workers/model.worker.ts', import.meta.url), { type: 'module' });
+
+let counter = 0;
+
+/** A model loaded in its own worker. Every call rejects with WorkerCrashedError once the worker has crashed. */
+export class ModelHandle {
+  private worker: Worker;
+  private api: Comlink.Remote<ModelWorkerApi>;
+  private inFlight = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private crashed: WorkerCrashedError | null = null;
+  private crashWaiters = new Set<(e: WorkerCrashedError) => void>();
+  info: LoadResult | null = null;
+
+  constructor(
+    readonly key: string,
+    readonly model: string,
+    readonly options: LoadOptions,
+    private readonly opts: Required<Omit<ClientOptions, 'registry'>> & { registry: LoadedModels },
+    private readonly onCrash: (e: WorkerCrashedError) => void,
+  ) {
+    this.worker = opts.spawn();
+    this.api = Comlink.wrap<ModelWorkerApi>(this.worker);
+    this.worker.addEventListener('error', (ev) => {
+      ev.preventDefault?.();
+      this.crash((ev as ErrorEvent).message || 'uncaught error in the worker');
+    });
+    this.worker.addEventListener('messageerror', () => this.crash('a message could not be deserialised'));
+    this.timer = setInterval(() => void this.ping(), opts.pingIntervalMs);
+  }
+
+  get isCrashed(): boolean {
+    return this.crashed !== null;
+  }
+
+  private crash(detail: string): void {
+    if (this.crashed) return;
+    this.crashed = new WorkerCrashedError(this.key, detail);
+    clearInterval(this.timer);
+    this.worker.terminate();
+    for (const w of this.crashWaiters) w(this.crashed);
+    this.crashWaiters.clear();
+    this.onCrash(this.crashed);
+  }
+
+  private async ping(): Promise<void> {
+    if (this.crashed || this.inFlight > 0) return; // a long generate legitimately keeps the worker busy
+    const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), this.opts.pingTimeoutMs));
+    const answer = await Promise.race([this.api.ping().catch(() => 'error' as const), timeout]);
+    if (answer !== 'pong' && this.inFlight === 0) this.crash(answer === 'timeout' ? `no answer to a ping within ${this.opts.pingTimeoutMs} ms` : 'ping failed');
+  }
+
+  /** Runs a worker call; rejects with WorkerCrashedError if the worker dies meanwhile. */
+  private call<T>(fn: (api: Comlink.Remote<ModelWorkerApi>) => Promise<T>): Promise<T> {
+    if (this.crashed) return Promise.reject(this.crashed);
+    this.inFlight++;
+    let onCrash!: (e: WorkerCrashedError) => void;
+    const crashed = new Promise<never>((_, reject) => {
+      onCrash = reject;
+      this.crashWaiters.add(onCrash);
+    });
+    return Promise.race([fn(this.api), crashed]).finally(() => {
+      this.inFlight--;
+      this.crashWaiters.delete(onCrash);
+    });
+  }
+
+  async load(onProgress?: (p: LoadProgress) => void): Promise<LoadResult> {
+    this.info = await this.call((api) => api.load(this.model, this.options, onProgress ? Comlink.proxy(onProgress) : undefined));
+    return this.info;
+  }
+
+  generate(options: GenerateOptions, onToken?: (textSoFar: string) => void): Promise<GenerateResult> {
+    return this.call((api) => api.generate(options, onToken ? Comlink.proxy(onToken) : undefined));
+  }
+
+  chat(agentId: string, userContent: string, options?: Omit<GenerateOptions, 'messages' | 'prompt'>): Promise<GenerateResult> {
+    return this.call((api) => api.chat(agentId, userContent, options));
+  }
+
+  setConversation(agentId: string, messages: ChatMessage[]): Promise<void> {
+    return this.call((api) => api.setConversation(agentId, messages));
+  }
+
+  getConversation(agentId: string): Promise<ChatMessage[]> {
+    return this.call((api) => api.getConversation(agentId));
+  }
+
+  encode(prompts: string[], options?: EncodeOptions): Promise<EncodeResult> {
+    return this.call((api) => api.encode(prompts, options));
+  }
+
+  scoreText(context: string, text: string): Promise<ScoreResult> {
+    return this.call((api) => api.scoreText(context, text));
+  }
+
+  /** Asks a running generate() to stop at the next token (it resolves with finishReason 'cancelled'). */
+  cancel(): Promise<void> {
+    if (this.crashed) return Promise.resolve();
+    return this.api.cancel();
+  }
+
+  /** Terminates the worker (frees the model and its GPU memory). */
+  terminate(): void {
+    clearInterval(this.timer);
+    this.crashed ??= new WorkerCrashedError(this.key, 'terminated');
+    this.api[Comlink.releaseProxy]();
+    this.worker.terminate();
+  }
+}
+
+/** Spawns a worker per model and tracks them in `loadedModels`. */
+export class ModelClient {
+  private handles = new Map<string, ModelHandle>();
+  private readonly opts: Required<Omit<ClientOptions, 'registry'>> & { registry: LoadedModels };
+
+  constructor(options: ClientOptions = {}) {
+    this.opts = {
+      spawn: options.spawn ?? defaultSpawn,
+      pingIntervalMs: options.pingIntervalMs ?? 10_000,
+      pingTimeoutMs: options.pingTimeoutMs ?? 20_000,
+      registry: options.registry ?? loadedModels,
+    };
+  }
+
+  get registry(): LoadedModels {
+    return this.opts.registry;
+  }
+
+  /** Loads a model in a new worker. Rejects (and terminates the worker) if loading fails. */
+  async load(model: string, options: LoadOptions = {}, onProgress?: (p: LoadProgress) => void, key = `${model}#${++counter}`): Promise<ModelHandle> {
+    const reg = this.opts.registry;
+    const handle = new ModelHandle(key, model, options, this.opts, (e) => reg.patch(key, { status: 'crashed', error: e.message }));
+    this.handles.set(key, handle);
+    reg.set({ key, model, status: 'loading' });
+    try {
+      const info = await handle.load((p) => {
+        reg.patch(key, { progress: p });
+        onProgress?.(p);
+      });
+      reg.patch(key, { status: 'ready', id: info.id, backend: info.backend, dtype: info.dtype, info, progress: undefined });
+      return handle;
+    } catch (e) {
+      handle.terminate();
+      this.handles.delete(key);
+      reg.patch(key, { status: 'failed', error: (e as Error).message });
+      throw e;
+    }
+  }
+
+  get(key: string): ModelHandle | undefined {
+    return this.handles.get(key);
+  }
+
+  /** Terminates the crashed (or any) worker for `key` and loads the same model with the same options again. */
+  async restart(key: string, onProgress?: (p: LoadProgress) => void): Promise<ModelHandle> {
+    const old = this.handles.get(key);
+    if (!old) throw new Error(`No model with key ${key}.`);
+    old.terminate();
+    this.handles.delete(key);
+    return this.load(old.model, old.options, onProgress, key);
+  }
+
+  /** Terminates the model's worker and forgets it. */
+  unload(key: string): void {
+    this.handles.get(key)?.terminate();
+    this.handles.delete(key);
+    this.opts.registry.remove(key);
+  }
+
+  unloadAll(): void {
+    for (const key of [...this.handles.keys()]) this.unload(key);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Node adapter for the model runtime (CLI, tests, benchmarks): onnxruntime-node on the CPU.
+ *
+ * transformers.js in Node hands local .onnx files to onnxruntime-node as paths, bypassing env.fetch. So that the
+ * graph is patched by the same wrapper as in the browser, this adapter turns env.useFS off (every file is fetched
+ * through env.fetch, and the base fetch below reads local paths from disk) and installs a small custom cache: it
+ * gives transformers.js back the patched bytes of the file it just fetched (one-shot, in memory) and keeps patched
+ * hub downloads on disk under a cache folder distinct from transformers.js's own.
+ */
+import { existsSync, statSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { ModelRuntime, type Platform, type ResolvedModel } from './runtime';
+import { REGISTRY } from '../../models/registry';
+import type { FetchLike } from './tap-fetch';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+export const MODELS_DIR = join(REPO_ROOT, 'models');
+export const TAPPED_CACHE_DIR = join(process.env.SML_CACHE_DIR ?? join(homedir(), '.cache'), 'social-minds-lab', 'tapped-v1');
+
+const isUrl = (s: string) => /^(https?|blob|data):/i.test(s);
+
+/** fetch() that also reads local paths (and file: URLs) from disk; a missing file is a 404 response. */
+export const nodeFetch: FetchLike = async (input, init) => {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  if (isUrl(url)) return fetch(input, init);
+  const path = url.startsWith('file:') ? new URL(url).pathname : url;
+  if (!existsSync(path) || !statSync(path).isFile()) return new Response('Not Found', { status: 404, statusText: 'Not Found' });
+  const bytes = await readFile(path);
+  return new Response(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) as BodyInit, {
+    status: 200,
+    headers: { 'content-length': String(bytes.byteLength) },
+  });
+};
+
+const isModelBinary = (key: string) => /\.onnx(_data(_\d+)?)?$/i.test(key);
+
+/** The custom cache transformers.js uses in Node (see the file comment). */
+export class NodeTapCache {
+  private pending = new Map<string, Uint8Array>();
+  constructor(private readonly dir: string) {}
+
+  private diskPath(key: string): string {
+    const u = new URL(key);
+    return join(this.dir, u.host, decodeURIComponent(u.pathname).replace(/\.\.+/g, '_'));
+  }
+
+  async match(key: string): Promise<Response | undefined> {
+    const held = this.pending.get(key);
+    if (held) {
+      this.pending.delete(key);
+      return new Response(held as BodyInit, { status: 200, headers: { 'content-length': String(held.length) } });
+    }
+    if (isUrl(key) && isModelBinary(key)) {
+      const p = this.diskPath(key);
+      if (existsSync(p)) {
+        const bytes = readFileSync(p);
+        return new Response(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) as BodyInit, { status: 200, headers: { 'content-length': String(bytes.length) } });
+      }
+    }
+    return undefined;
+  }
+
+  async put(key: string, response: Response): Promise<void> {
+    if (!isModelBinary(key)) return;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    this.pending.set(key, bytes);
+    if (isUrl(key)) {
+      const p = this.diskPath(key);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p + '.tmp', bytes);
+      renameSync(p + '.tmp', p);
+    }
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return this.pending.delete(key);
+  }
+}
+
+/** A registry id of a local model, or a folder with a config.json. */
+function resolveLocal(model: string): ResolvedModel | undefined {
+  const entry = REGISTRY.find((e) => e.source === 'local' && (e.id === model || e.repo === model));
+  if (entry) return { id: entry.id, repo: entry.repo, source: 'local', localDir: MODELS_DIR, revision: null, entry, warnings: [] };
+  const dir = resolve(model);
+  if (existsSync(join(dir, 'config.json'))) {
+    return { id: model, repo: basename(dir), source: 'local', localDir: dirname(dir), revision: null, warnings: [] };
+  }
+  if (model.startsWith('.') || model.startsWith('/') || (existsSync(dir) && statSync(dir).isDirectory())) {
+    throw new Error(`Model folder "${model}" has no config.json.`);
+  }
+  return undefined;
+}
+
+let tfModule: Promise<unknown> | null = null;
+
+export const nodePlatform: Platform = {
+  kind: 'node',
+  tf: () => (tfModule ??= import('@huggingface/transformers')) as Promise<never>,
+  resolveLocal,
+  configure(tf, model, wrap) {
+    const env = tf.env;
+    env.useFS = false;
+    env.useFSCache = false;
+    env.useBrowserCache = false;
+    env.useCustomCache = true;
+    env.customCache = new NodeTapCache(TAPPED_CACHE_DIR);
+    env.allowLocalModels = model.source === 'local';
+    env.allowRemoteModels = model.source === 'hub';
+    if (model.localDir) env.localModelPath = model.localDir.endsWith('/') ? model.localDir : model.localDir + '/';
+    env.fetch = wrap(nodeFetch);
+    env.logLevel = 40; // errors only
+  },
+  async webgpu() {
+    return null;
+  },
+  deviceOption(backend) {
+    if (backend === 'cpu') return { device: 'cpu' };
+    throw new Error(`The Node runtime runs on the cpu backend (onnxruntime-node); "${backend}" runs in the browser.`);
+  },
+};
+
+/** A runtime for one model in Node. */
+export function createNodeRuntime(): ModelRuntime {
+  return new ModelRuntime(nodePlatform);
+}

@@ -1,0 +1,452 @@
+/**
+ * The model runtime: one loaded model, its tokenizer and the hidden-state taps. The same class runs in the model
+ * worker (browser) and in Node; a Platform adapter (./browser, ./node) supplies what differs: the transformers.js
+ * module, env setup (paths, caches, fetch) and the WebGPU probe.
+ */
+import { createRng } from '../core/rng';
+import { TAP_OUTPUT } from '../core/onnx/taps';
+import { findModel, isHubId, type RegistryEntry } from '../../models/registry';
+import { chooseBackend, type GpuInfo } from './choose';
+import { sampleToken } from './sampling';
+import { createTapFetch, type FetchLike, type TapFetch } from './tap-fetch';
+import type {
+  ChatMessage,
+  ConcreteDtype,
+  EncodeOptions,
+  EncodeResult,
+  GenerateOptions,
+  GenerateResult,
+  LoadOptions,
+  LoadProgress,
+  LoadResult,
+  ModelApi,
+  ScoreResult,
+} from './types';
+
+// transformers.js is typed loosely at this boundary on purpose: its generics are heavy and version-specific.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type TF = any;
+
+export interface ResolvedModel {
+  /** The name shown to users and in errors. */
+  id: string;
+  /** What is passed to from_pretrained: a hub repo or a folder name under `localDir`. */
+  repo: string;
+  source: 'local' | 'hub';
+  /** For local models: the folder that contains `repo` (env.localModelPath). */
+  localDir?: string;
+  revision: string | null;
+  entry?: RegistryEntry;
+  warnings: string[];
+}
+
+export interface Platform {
+  kind: 'node' | 'browser';
+  tf(): Promise<TF>;
+  /** Local folders (Node) or the app-served embedded models (browser). */
+  resolveLocal(model: string): ResolvedModel | undefined;
+  /** Sets env for one load: model paths, caches, wasm paths, and env.fetch = wrap(base). */
+  configure(tf: TF, model: ResolvedModel, wrap: (base: FetchLike) => FetchLike): void;
+  webgpu(): Promise<GpuInfo | null>;
+  /** Executes a backend the platform provides by other means (Node: onnxruntime-web wasm). */
+  deviceOption?(backend: string): { device?: string; session_options?: Record<string, unknown> };
+}
+
+export class ModelLoadError extends Error {
+  constructor(
+    readonly model: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ModelLoadError';
+  }
+}
+
+const now = () => performance.now();
+
+function resolveModel(platform: Platform, model: string): ResolvedModel {
+  const local = platform.resolveLocal(model);
+  if (local) return local;
+  const entry = findModel(model);
+  if (entry && entry.source === 'hub') {
+    const warnings = entry.unverified.includes('everything')
+      ? [`${entry.repo} is not in the registry: its hidden-state layout is auto-detected and has not been checked.`]
+      : [];
+    return { id: entry.repo, repo: entry.repo, source: 'hub', revision: entry.revision, entry, warnings };
+  }
+  throw new ModelLoadError(model, `Unknown model "${model}": not a registry id, a hub id ("owner/name") or ${platform.kind === 'node' ? 'a local folder' : 'an embedded model'}.`);
+}
+
+function describeLoadError(model: string, e: unknown, tap: TapFetch | null): Error {
+  if (tap?.error) return tap.error;
+  const msg = (e as Error)?.message ?? String(e);
+  if (/404|not found|could not locate|file was not found|Local file missing/i.test(msg)) {
+    return new ModelLoadError(model, `Model "${model}": a file is missing (404). ${msg}`);
+  }
+  if (/protobuf|parse|Failed to load model|invalid model|INVALID_PROTOBUF|Load model/i.test(msg)) {
+    return new ModelLoadError(model, `Model "${model}": a model file is corrupt or not ONNX. ${msg}`);
+  }
+  return new ModelLoadError(model, `Model "${model}" failed to load: ${msg}`);
+}
+
+export class ModelRuntime implements ModelApi {
+  private tf: TF = null;
+  private model: TF = null;
+  private tokenizer: TF = null;
+  private loaded: LoadResult | null = null;
+  private eosIds = new Set<number>();
+  private conversations = new Map<string, ChatMessage[]>();
+  private cancelled = false;
+  private busy: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly platform: Platform) {}
+
+  /** Runs model calls one after another (a session must not run twice at once). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.busy.then(fn, fn);
+    this.busy = run.catch(() => undefined);
+    return run;
+  }
+
+  async info(): Promise<LoadResult | null> {
+    return this.loaded;
+  }
+
+  async load(model: string, options: LoadOptions = {}, onProgress?: (p: LoadProgress) => void): Promise<LoadResult> {
+    if (this.model) throw new ModelLoadError(model, 'This runtime already holds a model: use one runtime (one worker) per model.');
+    const t0 = now();
+    const resolved = resolveModel(this.platform, model);
+    const entry = resolved.entry;
+    const gpu = this.platform.kind === 'browser' ? await this.platform.webgpu() : null;
+    const choice = chooseBackend(options, {
+      platform: this.platform.kind,
+      gpu,
+      params: entry?.params ?? null,
+      available: entry?.dtypes ?? ['fp32', 'fp16', 'q8', 'q4', 'q4f16'],
+      small: entry?.teachingToy || (resolved.source === 'local' && !entry),
+    });
+    const tf = (this.tf = await this.platform.tf());
+    const taps = options.taps !== false;
+    let tap: TapFetch | null = null;
+    const progress = (p: LoadProgress) => onProgress?.(p);
+    try {
+      this.platform.configure(tf, resolved, (base) => {
+        tap = createTapFetch(base, {
+          modelName: resolved.id,
+          taps,
+          onProgress: (p) => progress({ phase: p.phase, file: p.file, loaded: p.loaded, total: p.total }),
+        });
+        return tap.fetch;
+      });
+      const pretrained = { revision: resolved.revision ?? 'main' };
+      const config = await tf.AutoConfig.from_pretrained(resolved.repo, pretrained);
+      const text = config.text_config ?? config;
+      const numLayers: number = text.num_hidden_layers;
+      const hiddenSize: number = text.hidden_size;
+      const tokenizer = await tf.AutoTokenizer.from_pretrained(resolved.repo, pretrained);
+      progress({ phase: 'session', loaded: 0, total: 0 });
+      const deviceOpt = this.platform.deviceOption?.(choice.backend) ?? { device: choice.backend };
+      const m = await tf.AutoModelForCausalLM.from_pretrained(resolved.repo, {
+        ...pretrained,
+        config,
+        dtype: choice.dtype,
+        device: deviceOpt.device,
+        session_options: deviceOpt.session_options ?? {},
+      });
+      const session = Object.values(m.sessions ?? {})[0] as { outputNames?: string[] } | undefined;
+      const hasTap = Boolean(session?.outputNames?.includes(TAP_OUTPUT));
+      if (taps && !hasTap) {
+        await m.dispose?.();
+        throw new ModelLoadError(resolved.id, `Model "${resolved.id}": the hidden-state taps were not applied (the graph file was not fetched through the patching wrapper).`);
+      }
+      const plans = [...((tap as TapFetch | null)?.plans.values() ?? [])];
+      if (taps && plans[0] && plans[0].numLayers !== numLayers) {
+        await m.dispose?.();
+        throw new ModelLoadError(resolved.id, `Model "${resolved.id}": the graph has ${plans[0].numLayers} layers but config.json says ${numLayers}.`);
+      }
+      this.model = m;
+      this.tokenizer = tokenizer;
+      const gen = m.generation_config ?? {};
+      const eos = gen.eos_token_id ?? config.eos_token_id;
+      for (const id of [eos].flat()) if (typeof id === 'number') this.eosIds.add(id);
+      if (tokenizer.pad_token_id == null && this.eosIds.size) tokenizer.pad_token_id = [...this.eosIds][0];
+      const warnings = [...resolved.warnings];
+      if (plans[0] && resolved.entry?.tapStyle && resolved.entry.tapStyle !== 'auto' && !plans[0].styles.includes(resolved.entry.tapStyle)) {
+        warnings.push(`Expected a ${resolved.entry.tapStyle} layout but found ${plans[0].styles.join(', ')}.`);
+      }
+      this.loaded = {
+        id: resolved.id,
+        backend: choice.backend,
+        dtype: choice.dtype as ConcreteDtype,
+        reason: choice.reason,
+        numLayers,
+        hiddenSize,
+        tapStyles: plans[0]?.styles ?? [],
+        warnings,
+        loadMs: now() - t0,
+      };
+      progress({ phase: 'ready', loaded: 0, total: 0 });
+      return this.loaded;
+    } catch (e) {
+      if (e instanceof ModelLoadError) throw e;
+      throw describeLoadError(resolved.id, e, tap);
+    }
+  }
+
+  private need(): { m: TF; tok: TF; info: LoadResult } {
+    if (!this.model || !this.loaded) throw new Error('No model is loaded: call load() first.');
+    return { m: this.model, tok: this.tokenizer, info: this.loaded };
+  }
+
+  /** Token ids for a prompt or a conversation, as the model will see them. */
+  tokenize(opts: { messages?: ChatMessage[]; prompt?: string; addGenerationPrompt?: boolean }): number[] {
+    const { tok } = this.need();
+    if (opts.messages) {
+      const text: string = tok.apply_chat_template(opts.messages, { add_generation_prompt: opts.addGenerationPrompt ?? true, tokenize: false });
+      return Array.from(tok.encode(text, { add_special_tokens: false }) as number[]);
+    }
+    if (opts.prompt === undefined) throw new Error('generate() needs `messages` or `prompt`.');
+    return Array.from(tok.encode(opts.prompt) as number[]);
+  }
+
+  generate(options: GenerateOptions, onToken?: (textSoFar: string) => void): Promise<GenerateResult> {
+    return this.serial(() => this.generateNow(options, onToken));
+  }
+
+  private async generateNow(options: GenerateOptions, onToken?: (textSoFar: string) => void): Promise<GenerateResult> {
+    const { m, tok, info } = this.need();
+    const tf = this.tf;
+    const ids = this.tokenize(options);
+    const promptLen = ids.length;
+    const input_ids = new tf.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [1, promptLen]);
+    const attention_mask = new tf.Tensor('int64', new BigInt64Array(promptLen).fill(1n), [1, promptLen]);
+    const L1 = info.numLayers + 1;
+    const H = info.hiddenSize;
+    let prefillStates: Float32Array | null = null;
+    let prefillMs = 0;
+    let calls = 0;
+    const forward = m.forward;
+    m.forward = async (inputs: unknown) => {
+      const t = now();
+      const out = await forward.call(m, inputs);
+      if (calls++ === 0) {
+        prefillMs = now() - t;
+        const hs = out[TAP_OUTPUT];
+        if (hs) prefillStates = new Float32Array(hs.data as Float32Array); // [L+1, 1, H]: the prompt's last token
+      }
+      return out;
+    };
+    const temperature = options.temperature ?? 0;
+    const rng = createRng(options.seed ?? 0);
+    const params = { temperature, topP: options.topP ?? 1 };
+    class SeededSampler extends tf.LogitsProcessor {
+      _call(_ids: unknown, logits: TF) {
+        const V = logits.dims.at(-1);
+        const data = logits.data as Float32Array;
+        for (let b = 0; b * V < data.length; b++) {
+          const row = data.subarray(b * V, (b + 1) * V);
+          const pick = sampleToken(row, params, rng);
+          const v = row[pick];
+          row.fill(-Infinity);
+          row[pick] = Number.isFinite(v) ? v : 0;
+        }
+        return logits;
+      }
+    }
+    const stops = (options.stop ?? []).filter((s) => s.length > 0);
+    let finish: GenerateResult['finishReason'] = 'length';
+    this.cancelled = false;
+    const self = this;
+    class Stopper extends tf.StoppingCriteria {
+      _call(all: bigint[][]) {
+        const row = all[0];
+        const gen = row.slice(promptLen).map(Number);
+        const last = gen[gen.length - 1];
+        if (self.cancelled) {
+          finish = 'cancelled';
+          return [true];
+        }
+        if (last !== undefined && self.eosIds.has(last)) {
+          finish = 'eos';
+          return [true];
+        }
+        if (stops.length || onToken) {
+          const text: string = tok.decode(gen, { skip_special_tokens: true });
+          onToken?.(text);
+          if (stops.some((s) => text.includes(s))) {
+            finish = 'stop';
+            return [true];
+          }
+        }
+        return [false];
+      }
+    }
+    const t0 = now();
+    let sequences: TF;
+    try {
+      sequences = await m.generate({
+        input_ids,
+        attention_mask,
+        max_new_tokens: options.maxNewTokens ?? 64,
+        do_sample: false,
+        num_beams: 1,
+        repetition_penalty: 1,
+        no_repeat_ngram_size: 0,
+        min_length: 0,
+        min_new_tokens: null,
+        logits_processor: temperature > 0 ? [new SeededSampler()] : [],
+        stopping_criteria: [new Stopper()],
+      });
+    } finally {
+      delete m.forward;
+    }
+    const totalMs = now() - t0;
+    const all = Array.from(sequences.data as BigInt64Array, Number);
+    sequences.dispose?.();
+    let tokens = all.slice(promptLen);
+    let text: string = tok.decode(tokens.filter((t) => !this.eosIds.has(t)), { skip_special_tokens: true });
+    const cut = stops.map((s) => text.indexOf(s)).filter((i) => i >= 0);
+    if (cut.length) {
+      text = text.slice(0, Math.min(...cut));
+      finish = 'stop';
+    }
+    if (finish === 'length' && tokens.length && this.eosIds.has(tokens[tokens.length - 1])) finish = 'eos';
+    const decodeMs = Math.max(0, totalMs - prefillMs);
+    const states = prefillStates as Float32Array | null;
+    if (states && states.length !== L1 * H) throw new Error(`hidden states have ${states.length} values, expected ${L1}×${H}`);
+    tokens = tokens.map(Number);
+    return {
+      text,
+      tokens,
+      promptTokens: ids,
+      prefillStates: states,
+      shape: [L1, H],
+      finishReason: finish,
+      timing: {
+        promptTokens: promptLen,
+        newTokens: tokens.length,
+        prefillMs,
+        decodeMs,
+        totalMs,
+        prefillTokensPerSecond: prefillMs > 0 ? promptLen / (prefillMs / 1000) : 0,
+        decodeTokensPerSecond: decodeMs > 0 && tokens.length > 1 ? (tokens.length - 1) / (decodeMs / 1000) : 0,
+      },
+    };
+  }
+
+  async chat(agentId: string, userContent: string, options: Omit<GenerateOptions, 'messages' | 'prompt'> = {}): Promise<GenerateResult> {
+    const history = this.conversations.get(agentId) ?? [];
+    const messages: ChatMessage[] = [...history, { role: 'user', content: userContent }];
+    const result = await this.generate({ ...options, messages });
+    this.conversations.set(agentId, [...messages, { role: 'assistant', content: result.text }]);
+    return result;
+  }
+
+  async setConversation(agentId: string, messages: ChatMessage[]): Promise<void> {
+    this.conversations.set(agentId, messages.map((m) => ({ ...m })));
+  }
+
+  async getConversation(agentId: string): Promise<ChatMessage[]> {
+    return (this.conversations.get(agentId) ?? []).map((m) => ({ ...m }));
+  }
+
+  /** Runs one forward pass and returns its outputs; GPU-resident outputs (the KV cache) are disposed. */
+  private async forwardOnce(rows: number[][]): Promise<TF> {
+    const { m } = this.need();
+    const tf = this.tf;
+    const B = rows.length;
+    const S = Math.max(...rows.map((r) => r.length));
+    const pad = this.tokenizer.pad_token_id ?? 0;
+    const ids = new BigInt64Array(B * S);
+    const mask = new BigInt64Array(B * S);
+    rows.forEach((r, b) => {
+      const off = S - r.length; // left padding: the last position is every row's last token
+      for (let s = 0; s < S; s++) {
+        ids[b * S + s] = BigInt(s < off ? pad : r[s - off]);
+        mask[b * S + s] = s < off ? 0n : 1n;
+      }
+    });
+    const out = await m.forward({ input_ids: new tf.Tensor('int64', ids, [B, S]), attention_mask: new tf.Tensor('int64', mask, [B, S]) });
+    for (const [name, t] of Object.entries(out as Record<string, TF>)) {
+      if (name.startsWith('present') || t?.location === 'gpu-buffer') {
+        if (name !== TAP_OUTPUT && name !== 'logits') t.dispose?.();
+      }
+    }
+    return out;
+  }
+
+  encode(prompts: string[], options: EncodeOptions = {}): Promise<EncodeResult> {
+    return this.serial(async () => {
+      const { info } = this.need();
+      const L1 = info.numLayers + 1;
+      const H = info.hiddenSize;
+      const rows = prompts.map((p) =>
+        options.chatTemplate
+          ? this.tokenize({ messages: [{ role: 'user', content: p }], addGenerationPrompt: options.addGenerationPrompt ?? true })
+          : this.tokenize({ prompt: p }),
+      );
+      const data = new Float32Array(prompts.length * L1 * H);
+      const batch = Math.max(1, options.batchSize ?? 8);
+      for (let start = 0; start < rows.length; start += batch) {
+        const chunk = rows.slice(start, start + batch);
+        const out = await this.forwardOnce(chunk);
+        const hs = out[TAP_OUTPUT];
+        if (!hs) throw new Error('encode() needs the hidden-state taps: load the model with taps enabled.');
+        const src = hs.data as Float32Array; // [L+1, B, H]
+        const B = chunk.length;
+        for (let b = 0; b < B; b++) {
+          for (let l = 0; l < L1; l++) {
+            data.set(src.subarray((l * B + b) * H, (l * B + b + 1) * H), ((start + b) * L1 + l) * H);
+          }
+        }
+        out.logits?.dispose?.();
+      }
+      return { data, shape: [prompts.length, L1, H] as [number, number, number], lengths: rows.map((r) => r.length) };
+    });
+  }
+
+  scoreText(context: string, text: string): Promise<ScoreResult> {
+    return this.serial(async () => {
+      const { tok } = this.need();
+      const ctx = context ? this.tokenize({ prompt: context }) : [];
+      const cont = Array.from(tok.encode(text, { add_special_tokens: false }) as number[]);
+      if (!cont.length) return { tokens: [], pieces: [], logProbs: [], total: 0 };
+      const rows = [...ctx, ...cont];
+      const out = await this.forwardOnce([rows]);
+      const logits = out.logits;
+      const V = logits.dims.at(-1) as number;
+      const raw = logits.data as Float32Array | Uint16Array;
+      const data = raw instanceof Float32Array ? raw : (await logits.to('float32')).data;
+      const logProbs: number[] = [];
+      const tokens: number[] = [];
+      for (let j = 0; j < cont.length; j++) {
+        const pos = ctx.length + j - 1; // logits at pos predict token pos+1
+        if (pos < 0) continue; // the first token without context has no prediction
+        const row = data.subarray(pos * V, (pos + 1) * V);
+        let max = -Infinity;
+        for (let i = 0; i < V; i++) if (row[i] > max) max = row[i];
+        let sum = 0;
+        for (let i = 0; i < V; i++) sum += Math.exp(row[i] - max);
+        logProbs.push(row[cont[j]] - max - Math.log(sum));
+        tokens.push(cont[j]);
+      }
+      logits.dispose?.();
+      const pieces = tokens.map((t) => tok.decode([t], { skip_special_tokens: false }) as string);
+      return { tokens, pieces, logProbs, total: logProbs.reduce((a, b) => a + b, 0) };
+    });
+  }
+
+  async cancel(): Promise<void> {
+    this.cancelled = true;
+  }
+
+  async dispose(): Promise<void> {
+    const m = this.model;
+    this.model = null;
+    this.loaded = null;
+    this.conversations.clear();
+    await m?.dispose?.();
+  }
+}
+
+export { isHubId };

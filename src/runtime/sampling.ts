@@ -1,0 +1,50 @@
+/**
+ * Seeded token sampling. transformers.js samples from a process-wide generator, so the runtime samples itself:
+ * a LogitsProcessor (runtime.ts) calls sampleToken() with a per-call seeded Rng (src/core/rng) and masks every
+ * other token, after which transformers.js's greedy step picks the sampled one. Same seed, same logits → same token.
+ */
+import type { Rng } from '../core/rng';
+
+export interface SamplingParams {
+  temperature: number;
+  topP: number;
+}
+
+/** Samples an index from logits with temperature and nucleus (top-p) filtering. temperature <= 0 is argmax. */
+export function sampleToken(logits: ArrayLike<number>, { temperature, topP }: SamplingParams, rng: Rng): number {
+  const n = logits.length;
+  let best = 0;
+  for (let i = 1; i < n; i++) if (logits[i] > logits[best]) best = i;
+  if (!(temperature > 0)) return best;
+  const max = logits[best];
+  const probs = new Float64Array(n);
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const p = Math.exp((logits[i] - max) / temperature);
+    probs[i] = p;
+    sum += p;
+  }
+  const p = Math.min(1, Math.max(topP, 0));
+  let candidates: number[];
+  if (p < 1) {
+    // sort by probability, ties by index, so the order does not depend on the sort implementation
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => probs[b] - probs[a] || a - b);
+    candidates = [];
+    let mass = 0;
+    for (const i of order) {
+      candidates.push(i);
+      mass += probs[i] / sum;
+      if (mass >= p) break;
+    }
+  } else {
+    candidates = Array.from({ length: n }, (_, i) => i);
+  }
+  let total = 0;
+  for (const i of candidates) total += probs[i];
+  let x = rng.next() * total;
+  for (const i of candidates) {
+    x -= probs[i];
+    if (x < 0) return i;
+  }
+  return candidates[candidates.length - 1];
+}

@@ -1,0 +1,132 @@
+/** The model runtime's public types, shared by the worker, the main-thread client and Node. */
+
+export type Device = 'auto' | 'webgpu' | 'wasm' | 'cpu';
+export type Dtype = 'auto' | 'fp32' | 'fp16' | 'q4' | 'q4f16' | 'q8';
+export type Backend = Exclude<Device, 'auto'>;
+export type ConcreteDtype = Exclude<Dtype, 'auto'>;
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface LoadOptions {
+  device?: Device;
+  dtype?: Dtype;
+  /** Add the hidden-state taps (default true). false loads the stock graph (benchmarks compare the two). */
+  taps?: boolean;
+}
+
+export interface LoadProgress {
+  /** 'download' while bytes arrive, 'patch' while the graph is patched, 'session' while the session is built. */
+  phase: 'download' | 'patch' | 'session' | 'ready';
+  file?: string;
+  /** Bytes received so far, over all files. */
+  loaded: number;
+  /** Bytes expected over all files seen so far (content-length); 0 when unknown. */
+  total: number;
+}
+
+export interface LoadResult {
+  id: string;
+  backend: Backend;
+  dtype: ConcreteDtype;
+  /** Why this backend/dtype were chosen (shown to the user). */
+  reason: string;
+  numLayers: number;
+  hiddenSize: number;
+  /** How the residual stream was located, e.g. ['optimum']; empty when loaded without taps. */
+  tapStyles: string[];
+  /** Warnings for the user, e.g. an unknown hub model whose layout was auto-detected. */
+  warnings: string[];
+  loadMs: number;
+}
+
+export interface GenerateOptions {
+  messages?: ChatMessage[];
+  prompt?: string;
+  /** 0 (default) = greedy. */
+  temperature?: number;
+  /** Nucleus sampling mass, default 1. */
+  topP?: number;
+  maxNewTokens?: number;
+  /** Generation stops when the generated text contains one of these; the text is cut before it. */
+  stop?: string[];
+  /** Seed for sampling; the same seed, backend and dtype give the same text. Default 0. */
+  seed?: number | string;
+}
+
+export interface Timing {
+  promptTokens: number;
+  newTokens: number;
+  prefillMs: number;
+  decodeMs: number;
+  totalMs: number;
+  /** Prompt tokens per second during the prefill forward. */
+  prefillTokensPerSecond: number;
+  /** Generated tokens per second after the prefill. */
+  decodeTokensPerSecond: number;
+}
+
+export interface GenerateResult {
+  text: string;
+  /** Generated token ids (the prompt excluded). */
+  tokens: number[];
+  /** Prompt token ids as the model saw them. */
+  promptTokens: number[];
+  /** Residual stream at the last prompt token, from the same prefill pass: row 0 = embeddings. Null without taps. */
+  prefillStates: Float32Array | null;
+  /** [L+1, H] */
+  shape: [number, number];
+  timing: Timing;
+  /** 'eos' | 'stop' (a stop string) | 'length' | 'cancelled' */
+  finishReason: 'eos' | 'stop' | 'length' | 'cancelled';
+}
+
+export interface EncodeOptions {
+  /** Wrap each prompt as one user message in the model's chat template (default false). */
+  chatTemplate?: boolean;
+  /** With chatTemplate, append the assistant prefix (default true). */
+  addGenerationPrompt?: boolean;
+  batchSize?: number;
+}
+
+export interface EncodeResult {
+  /** [n, L+1, H], row-major. */
+  data: Float32Array;
+  shape: [number, number, number];
+  /** Prompt lengths in tokens. */
+  lengths: number[];
+}
+
+export interface ScoreResult {
+  /** Token ids of `text` (tokenised on its own, after the context). */
+  tokens: number[];
+  /** Each token's decoded text. */
+  pieces: string[];
+  /** log p(token | context, previous tokens), natural log. */
+  logProbs: number[];
+  total: number;
+}
+
+export interface LoadedModelInfo {
+  id: string;
+  backend: Backend;
+  dtype: ConcreteDtype;
+}
+
+/** The operations a loaded model exposes (the worker API and the Node runtime are both this). */
+export interface ModelApi {
+  load(model: string, options?: LoadOptions, onProgress?: (p: LoadProgress) => void): Promise<LoadResult>;
+  generate(options: GenerateOptions, onToken?: (textSoFar: string) => void): Promise<GenerateResult>;
+  /** Appends a user turn to an agent's conversation, generates the reply and records it. */
+  chat(agentId: string, userContent: string, options?: Omit<GenerateOptions, 'messages' | 'prompt'>): Promise<GenerateResult>;
+  setConversation(agentId: string, messages: ChatMessage[]): Promise<void>;
+  getConversation(agentId: string): Promise<ChatMessage[]>;
+  encode(prompts: string[], options?: EncodeOptions): Promise<EncodeResult>;
+  scoreText(context: string, text: string): Promise<ScoreResult>;
+  /** Cancels the running generate() at the next token (its result has finishReason 'cancelled'). */
+  cancel(): Promise<void>;
+  info(): Promise<LoadResult | null>;
+  dispose(): Promise<void>;
+}
