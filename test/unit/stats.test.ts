@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ols, partialCorrelation, pearson } from '../../src/core/stats';
+import { mixedLM, parseFormula } from '../../src/core/mixedlm';
+import { betaInc, normalQuantile, normalTwoSided, tQuantile, tTwoSided } from '../../src/core/special';
+import { cholesky, gemmNT, matmul, spdInverse, spdLogDet, spdSolve, transpose } from '../../src/core/linalg';
+
+const f = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/compute/stats.json'), 'utf8'));
+
+const rel = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
+function maxRel(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  expect(a.length).toBe(b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, rel(a[i], b[i]));
+  return m;
+}
+
+describe('special functions vs scipy', () => {
+  it('regularised incomplete beta', () => {
+    for (const [a, b, x, v] of f.special.betainc) expect(rel(betaInc(x, a, b), v)).toBeLessThan(1e-12);
+  });
+  it('t and normal tails and quantiles', () => {
+    for (const [t, df, v] of f.special.tsf2) expect(rel(tTwoSided(t, df), v)).toBeLessThan(1e-10);
+    // scipy's t.ppf is itself good to ~3e-10 (df = 2 has a closed form that shows it), hence 1e-9 here.
+    for (const [p, df, v] of f.special.tppf) expect(rel(tQuantile(p, df), v)).toBeLessThan(1e-9);
+    for (const p of [0.6, 0.975, 0.999]) expect(rel(tQuantile(p, 2), (2 * p - 1) / Math.sqrt(2 * p * (1 - p)))).toBeLessThan(1e-13);
+    for (const [z, v] of f.special.normsf2) expect(rel(normalTwoSided(z), v)).toBeLessThan(1e-10);
+    for (const [p, v] of f.special.normppf) expect(Math.abs(normalQuantile(p) - v)).toBeLessThan(1e-10 * Math.max(1, Math.abs(v))); // p near 1 carries ~1e-16/φ(z) of its own rounding
+  });
+});
+
+describe('correlation and OLS vs scipy / statsmodels', () => {
+  it('pearson r and two-sided p', () => {
+    const r = pearson(f.x, f.y);
+    expect(rel(r.r, f.pearson.r)).toBeLessThan(1e-12);
+    expect(rel(r.p, f.pearson.p)).toBeLessThan(1e-9);
+    const s = pearson(f.pearsonSmall.x, f.pearsonSmall.y);
+    expect(rel(s.r, f.pearsonSmall.r)).toBeLessThan(1e-12);
+    expect(rel(s.p, f.pearsonSmall.p)).toBeLessThan(1e-9);
+  });
+  it('partial correlation controlling for covariates', () => {
+    const r = partialCorrelation(f.x, f.y, [f.z1, f.z2]);
+    expect(rel(r.r, f.partial.r)).toBeLessThan(1e-10);
+    expect(rel(r.p, f.partial.p)).toBeLessThan(1e-8);
+    expect(r.df).toBe(f.partial.df);
+  });
+  it('OLS coefficients, SEs, t, p, CI, R²', () => {
+    const o = ols(f.y, [f.x, f.z1, f.z2], { names: ['x', 'z1', 'z2'] });
+    expect(o.names).toEqual(['Intercept', 'x', 'z1', 'z2']);
+    for (const k of ['coef', 'se', 't', 'p', 'ciLow', 'ciHigh'] as const) expect(maxRel(o[k], f.ols[k])).toBeLessThan(1e-9);
+    expect(rel(o.r2, f.ols.r2)).toBeLessThan(1e-12);
+    expect(rel(o.r2Adj, f.ols.r2Adj)).toBeLessThan(1e-12);
+    expect(rel(o.sigma2, f.ols.sigma2)).toBeLessThan(1e-12);
+    expect(() => ols(f.y, [f.x, f.x])).toThrow(/collinear/);
+  });
+});
+
+describe('mixed model with crossed random intercepts vs statsmodels MixedLM (REML)', () => {
+  f.mixedlm.forEach((c: Record<string, any>, i: number) => {
+    it(`case ${i}: coef, SE, z, p, CI, variance components`, () => {
+      const r = mixedLM({
+        y: c.rows.y,
+        fixed: [{ name: 'sim', values: c.rows.sim }, { name: 'x2', values: c.rows.x2 }],
+        factors: [{ name: 'colA', labels: c.rows.colA }, { name: 'colB', labels: c.rows.colB }],
+      });
+      expect(r.names).toEqual(['Intercept', 'sim', 'x2']);
+      expect(maxRel(r.coef, c.coef)).toBeLessThan(1e-4);
+      expect(maxRel(r.se, c.se)).toBeLessThan(1e-4);
+      expect(maxRel(r.z, c.z)).toBeLessThan(1e-4);
+      for (let j = 0; j < 3; j++) {
+        // CI ends can sit near 0, so compare them on the scale of the SE; p moves by ~z²·(relative change in z).
+        expect(Math.abs(r.ciLow[j] - c.ciLow[j])).toBeLessThan(1e-4 * c.se[j]);
+        expect(Math.abs(r.ciHigh[j] - c.ciHigh[j])).toBeLessThan(1e-4 * c.se[j]);
+        expect(rel(r.p[j], c.p[j])).toBeLessThan(1e-4 * Math.max(1, c.z[j] ** 2));
+      }
+      expect(maxRel(r.vcomp.map((v) => v.variance), c.vcomp)).toBeLessThan(1e-3);
+      expect(rel(r.scale, c.scale)).toBeLessThan(1e-4);
+      // Our optimum is at least as good as statsmodels' (it stops a little early).
+      expect(r.llf).toBeGreaterThan(c.llf - 1e-9 * Math.abs(c.llf));
+      expect(r.llf - c.llf).toBeLessThan(1e-6 * Math.abs(c.llf));
+      expect(r.converged).toBe(true);
+    });
+  });
+  it('parses formulas', () => {
+    expect(parseFormula('y ~ sim + x2')).toEqual({ response: 'y', terms: ['sim', 'x2'], intercept: true });
+    expect(parseFormula('out ~ 0 + a')).toEqual({ response: 'out', terms: ['a'], intercept: false });
+    expect(parseFormula('out ~ a - 1')).toEqual({ response: 'out', terms: ['a'], intercept: false });
+    expect(() => parseFormula('y ~ log(x)')).toThrow(/plain column/);
+    expect(() => parseFormula('y = x')).toThrow(/must look like/);
+  });
+});
+
+describe('linalg kernels vs naive loops', () => {
+  it('gemmNT (plain and symmetric, odd sizes), matmul, transpose, Cholesky, solves', () => {
+    let s = 1;
+    const rnd = () => ((s = (s * 16807) % 2147483647) / 2147483647) - 0.5;
+    const m = 7, n = 5, k = 9;
+    const A = Float64Array.from({ length: m * k }, rnd);
+    const B = Float64Array.from({ length: n * k }, rnd);
+    const C = gemmNT(A, B, m, n, k);
+    for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) {
+      let t = 0;
+      for (let p = 0; p < k; p++) t += A[i * k + p] * B[j * k + p];
+      expect(Math.abs(C[i * n + j] - t)).toBeLessThan(1e-14);
+    }
+    const S = gemmNT(A, A, m, m, k, undefined, true);
+    const S2 = gemmNT(A, A, m, m, k);
+    expect(maxRel(S, S2)).toBeLessThan(1e-14);
+    const Bt = transpose(B, n, k);
+    expect(maxRel(matmul(A, Bt, m, k, n), C)).toBeLessThan(1e-14);
+    const P = gemmNT(A, A, m, m, k, undefined, true);
+    for (let i = 0; i < m; i++) P[i * m + i] += 1;
+    const L = cholesky(Float64Array.from(P), m);
+    const LLt = gemmNT(L, L, m, m, m);
+    expect(Math.max(...Array.from(LLt, (v, i) => Math.abs(v - P[i])))).toBeLessThan(1e-13);
+    const b = Float64Array.from({ length: m }, rnd);
+    const x = spdSolve(P, m, b);
+    for (let i = 0; i < m; i++) {
+      let t = 0;
+      for (let j = 0; j < m; j++) t += P[i * m + j] * x[j];
+      expect(Math.abs(t - b[i])).toBeLessThan(1e-13);
+    }
+    const inv = spdInverse(P, m);
+    const I = matmul(P, inv, m, m, m);
+    for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) expect(Math.abs(I[i * m + j] - (i === j ? 1 : 0))).toBeLessThan(1e-12);
+    let ld = 0;
+    for (let i = 0; i < m; i++) ld += 2 * Math.log(L[i * m + i]);
+    expect(spdLogDet(P, m)).toBeCloseTo(ld, 12);
+    expect(() => cholesky(Float64Array.from([1, 2, 2, 1]), 2)).toThrow(/positive definite/);
+  });
+});
