@@ -1,9 +1,13 @@
 import type { CliCommand } from '../command.ts';
 import { validateCommand } from './validate.ts';
 import { runCommand } from './run.ts';
+import { statesCommand } from './states.ts';
+import { generateCommand } from './generate.ts';
 
 /** Every CLI command, in the order `help` lists them. Add one import and one line per command. */
 export const commands: CliCommand[] = [
   validateCommand,
   runCommand,
+  statesCommand,
+  generateCommand,
 ];

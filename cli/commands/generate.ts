@@ -1,0 +1,69 @@
+import { CliUsageError, type CliCommand } from '../command.ts';
+import { createNodeRuntime } from '../../src/runtime/node.ts';
+import { modelOptions } from './states.ts';
+
+export const generateCommand: CliCommand = {
+  name: 'generate',
+  summary: 'Generate text with a model (greedy, or seeded sampling with --temperature).',
+  usage:
+    'npm run lab -- generate --model <registry id | hub id | folder> --prompt "<text>" [--chat] [--seed N] [--temperature T] [--top-p P] [--max-new-tokens N] [--device cpu] [--dtype fp32|q4] [--json]',
+  options: {
+    model: { type: 'string' },
+    prompt: { type: 'string' },
+    chat: { type: 'boolean', default: false },
+    seed: { type: 'string' },
+    temperature: { type: 'string' },
+    'top-p': { type: 'string' },
+    'max-new-tokens': { type: 'string' },
+    device: { type: 'string' },
+    dtype: { type: 'string' },
+  },
+  async run({ values, json, out, err }) {
+    const { model, device, dtype } = modelOptions(values);
+    const prompt = values.prompt;
+    if (typeof prompt !== 'string') throw new CliUsageError('--prompt is required');
+    const num = (name: string, fallback: number) => {
+      const v = values[name];
+      if (v === undefined) return fallback;
+      const n = Number(v);
+      if (!Number.isFinite(n)) throw new CliUsageError(`--${name} must be a number`);
+      return n;
+    };
+    const seedArg = values.seed;
+    const seed = seedArg === undefined ? 0 : /^\d+$/.test(String(seedArg)) ? Number(seedArg) : String(seedArg);
+    // a seed without a temperature means: sample (at 0.7)
+    const temperature = num('temperature', seedArg === undefined ? 0 : 0.7);
+    const rt = createNodeRuntime();
+    try {
+      const info = await rt.load(model, { device, dtype });
+      const r = await rt.generate({
+        ...(values.chat ? { messages: [{ role: 'user' as const, content: prompt }] } : { prompt }),
+        temperature,
+        topP: num('top-p', 1),
+        maxNewTokens: num('max-new-tokens', 64),
+        seed,
+      });
+      if (json) {
+        out(
+          JSON.stringify({
+            model: info.id,
+            backend: info.backend,
+            dtype: info.dtype,
+            seed,
+            temperature,
+            text: r.text,
+            tokens: r.tokens,
+            finishReason: r.finishReason,
+            timing: r.timing,
+          }),
+        );
+      } else {
+        out(r.text);
+        err(`${info.id} ${info.backend}/${info.dtype}: ${r.tokens.length} tokens, ${r.timing.decodeTokensPerSecond.toFixed(1)} tok/s decode (${r.finishReason})`);
+      }
+      return 0;
+    } finally {
+      await rt.dispose();
+    }
+  },
+};
