@@ -83,6 +83,9 @@ function describeLoadError(model: string, e: unknown, tap: TapFetch | null): Err
   if (/404|not found|could not locate|file was not found|Local file missing/i.test(msg)) {
     return new ModelLoadError(model, `Model "${model}": a file is missing (404). ${msg}`);
   }
+  if (/fetch failed|Failed to fetch|NetworkError|ENOTFOUND|ECONNREFUSED/i.test(msg)) {
+    return new ModelLoadError(model, `Model "${model}": could not download its files (no network, or the hub is unreachable). ${msg}`);
+  }
   if (/protobuf|parse|Failed to load model|invalid model|INVALID_PROTOBUF|Load model/i.test(msg)) {
     return new ModelLoadError(model, `Model "${model}": a model file is corrupt or not ONNX. ${msg}`);
   }

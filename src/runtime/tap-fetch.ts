@@ -110,7 +110,7 @@ export function createTapFetch(base: FetchLike, opts: TapFetchOptions): TapFetch
       patched = result.bytes;
     } catch (e) {
       const err =
-        e instanceof OnnxFormatError ? new OnnxFormatError(`${opts.modelName}: ${file} is ${(e as Error).message.replace(/^not/, 'not')} (corrupt or not an ONNX file)`) : (e as Error);
+        e instanceof OnnxFormatError ? new OnnxFormatError(`${opts.modelName}: ${file} is corrupt: ${(e as Error).message}`) : (e as Error);
       state.error ??= err;
       throw err;
     }

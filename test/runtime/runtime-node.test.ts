@@ -1,0 +1,169 @@
+/**
+ * The model runtime in Node (onnxruntime-node CPU) on the embedded model, against the PyTorch fixture written by the
+ * embedded model's build (test/fixtures/embedded/hidden_states.json).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { createNodeRuntime, MODELS_DIR } from '../../src/runtime/node';
+import type { ModelRuntime } from '../../src/runtime/runtime';
+import type { ChatMessage } from '../../src/runtime/types';
+
+interface Case {
+  kind: 'chat' | 'plain';
+  messages: ChatMessage[] | null;
+  text: string;
+  input_ids: number[];
+  hidden_last_token: number[][];
+  greedy_continuation: number[];
+}
+const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/embedded/hidden_states.json'), 'utf8')) as {
+  num_layers: number;
+  hidden_size: number;
+  eos_token_ids: number[];
+  tolerances: { fp32: { hidden_max_abs: number }; q4: { hidden_max_abs: number } };
+  cases: Case[];
+};
+const L1 = fixture.num_layers + 1;
+const H = fixture.hidden_size;
+const input = (c: Case) => (c.kind === 'chat' ? { messages: c.messages! } : { prompt: c.text });
+
+function maxAbsDiff(a: Float32Array, rows: number[][]): number {
+  const flat = rows.flat();
+  expect(a.length).toBe(flat.length);
+  let m = 0;
+  for (let i = 0; i < flat.length; i++) m = Math.max(m, Math.abs(a[i] - flat[i]));
+  return m;
+}
+
+describe('Node runtime, cpu fp32, embedded model', () => {
+  let rt: ModelRuntime;
+  beforeAll(async () => {
+    rt = createNodeRuntime();
+    const info = await rt.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
+    expect(info).toMatchObject({ id: 'tiny-social', backend: 'cpu', dtype: 'fp32', numLayers: fixture.num_layers, hiddenSize: H, tapStyles: ['optimum'] });
+  });
+  afterAll(() => rt?.dispose());
+
+  it('tokenizes every fixture prompt (chat template included) to the fixture ids', () => {
+    for (const c of fixture.cases) expect(rt.tokenize(input(c))).toEqual(c.input_ids);
+  });
+
+  it('prefill states from generate() match PyTorch within 1e-5, and greedy tokens match', async () => {
+    for (const c of fixture.cases) {
+      const r = await rt.generate({ ...input(c), maxNewTokens: c.greedy_continuation.length });
+      expect(r.promptTokens).toEqual(c.input_ids);
+      expect(r.shape).toEqual([L1, H]);
+      expect(maxAbsDiff(r.prefillStates!, c.hidden_last_token)).toBeLessThanOrEqual(fixture.tolerances.fp32.hidden_max_abs);
+      expect(r.tokens).toEqual(c.greedy_continuation);
+      expect(r.timing.newTokens).toBe(c.greedy_continuation.length);
+    }
+  });
+
+  it('encode() left-pads a batch of different lengths and matches PyTorch row by row', async () => {
+    const prompts = fixture.cases.filter((c) => c.kind === 'plain').map((c) => c.text);
+    const chats = fixture.cases.filter((c) => c.kind === 'chat');
+    const plain = await rt.encode(prompts, { batchSize: 4 });
+    expect(plain.shape).toEqual([prompts.length, L1, H]);
+    expect(new Set(plain.lengths).size).toBeGreaterThan(1); // the batch really is padded
+    fixture.cases
+      .filter((c) => c.kind === 'plain')
+      .forEach((c, i) => expect(maxAbsDiff(plain.data.subarray(i * L1 * H, (i + 1) * L1 * H), c.hidden_last_token)).toBeLessThanOrEqual(1e-5));
+    const chat = await rt.encode(
+      chats.map((c) => c.messages![0].content),
+      { chatTemplate: true, batchSize: 2 },
+    );
+    chats.forEach((c, i) => expect(maxAbsDiff(chat.data.subarray(i * L1 * H, (i + 1) * L1 * H), c.hidden_last_token)).toBeLessThanOrEqual(1e-5));
+  });
+
+  it('seeded sampling reproduces: same seed → same text, different seeds → different texts', async () => {
+    const opts = { prompt: fixture.cases[2].text, temperature: 1.0, maxNewTokens: 16 };
+    const a = await rt.generate({ ...opts, seed: 7 });
+    const b = await rt.generate({ ...opts, seed: 7 });
+    expect(b.tokens).toEqual(a.tokens);
+    expect(b.text).toBe(a.text);
+    const others = await Promise.all([8, 9, 10].map((seed) => rt.generate({ ...opts, seed })));
+    expect(others.some((o) => o.tokens.join() !== a.tokens.join())).toBe(true);
+  });
+
+  it('stops at a stop string and cuts the text before it', async () => {
+    const free = await rt.generate({ prompt: fixture.cases[3].text, temperature: 1, seed: 3, maxNewTokens: 24 });
+    const stop = free.text.trim().slice(0, 2) || free.text.slice(0, 1);
+    expect(stop.length).toBeGreaterThan(0);
+    const r = await rt.generate({ prompt: fixture.cases[3].text, temperature: 1, seed: 3, maxNewTokens: 24, stop: [stop] });
+    expect(r.finishReason).toBe('stop');
+    expect(r.text.includes(stop)).toBe(false);
+    expect(r.tokens.length).toBeLessThanOrEqual(free.tokens.length);
+  });
+
+  it('scoreText gives per-token log-likelihoods consistent with greedy decoding', async () => {
+    const c = fixture.cases[2];
+    const greedy = await rt.generate({ prompt: c.text, maxNewTokens: 3 });
+    const s = await rt.scoreText(c.text, greedy.text);
+    expect(s.tokens.length).toBeGreaterThan(0);
+    expect(s.logProbs.length).toBe(s.tokens.length);
+    for (const lp of s.logProbs) expect(lp).toBeLessThanOrEqual(0);
+    expect(s.total).toBeCloseTo(s.logProbs.reduce((a, b) => a + b, 0), 9);
+    // a greedy token is the argmax, so its probability is at least 1/V
+    if (s.tokens[0] === greedy.tokens[0]) expect(s.logProbs[0]).toBeGreaterThanOrEqual(-Math.log(3072));
+  });
+
+  it('keeps a conversation per agent', async () => {
+    await rt.chat('alice', 'Hello!', { maxNewTokens: 4 });
+    const alice = await rt.getConversation('alice');
+    expect(alice.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(await rt.getConversation('bob')).toEqual([]);
+  });
+});
+
+describe('Node runtime, cpu q4, embedded model', () => {
+  it('prefill states are within the fixture q4 tolerance', async () => {
+    const rt = createNodeRuntime();
+    const info = await rt.load('tiny-social', { device: 'cpu', dtype: 'q4' });
+    expect(info.dtype).toBe('q4');
+    let worst = 0;
+    for (const c of fixture.cases) {
+      const r = await rt.generate({ ...input(c), maxNewTokens: 1 });
+      worst = Math.max(worst, maxAbsDiff(r.prefillStates!, c.hidden_last_token));
+    }
+    expect(worst).toBeLessThanOrEqual(fixture.tolerances.q4.hidden_max_abs);
+    expect(worst).toBeGreaterThan(0); // it really is the quantised graph
+    await rt.dispose();
+  });
+});
+
+describe('Node runtime errors', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sml-runtime-'));
+  const src = join(MODELS_DIR, 'tiny-social');
+  const folder = (name: string, onnx?: Uint8Array) => {
+    const d = join(dir, name);
+    mkdirSync(join(d, 'onnx'), { recursive: true });
+    for (const f of ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(src, f), join(d, f));
+    if (onnx) writeFileSync(join(d, 'onnx/model.onnx'), onnx);
+    return d;
+  };
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a missing graph file (404) names the model and says it is missing', async () => {
+    const d = folder('missing');
+    await expect(createNodeRuntime().load(d, { dtype: 'fp32' })).rejects.toThrow(/missing.*\(404\)|404/);
+  });
+
+  it('a corrupt graph file names the model and the file', async () => {
+    const d = folder('corrupt', new TextEncoder().encode('<!DOCTYPE html><p>Not the model you are looking for</p>'));
+    await expect(createNodeRuntime().load(d, { dtype: 'fp32' })).rejects.toThrow(/corrupt.*model\.onnx|model\.onnx.*not a valid ONNX/);
+  });
+
+  it('an unsupported (hybrid) architecture gives a clear error naming the model', async () => {
+    const hybrid = new Uint8Array(readFileSync(resolve(import.meta.dirname, '../fixtures/taps/hybrid.onnx')));
+    const d = folder('hybrid-model', hybrid);
+    const cfg = JSON.parse(readFileSync(join(d, 'config.json'), 'utf8'));
+    writeFileSync(join(d, 'config.json'), JSON.stringify({ ...cfg, num_hidden_layers: 3 }));
+    await expect(createNodeRuntime().load(d, { dtype: 'fp32' })).rejects.toThrow(/Cannot find the residual stream of ".*hybrid-model".*not supported/s);
+  });
+
+  it('an unknown model id is refused before anything is fetched', async () => {
+    await expect(createNodeRuntime().load('no such model', {})).rejects.toThrow(/Unknown model/);
+  });
+});
