@@ -9,7 +9,7 @@
  */
 import { dot, gemmNT } from './linalg';
 import { createRng } from './rng';
-import { checkCancelled, checkStack, type CancelFlag, type LayerStack } from './ridge';
+import { checkStack, runSteps, type CancelFlag, type LayerStack, type Progress } from './ridge';
 
 export interface Pooled {
   global: number;
@@ -152,6 +152,11 @@ function permutePacked(info: GramInfo, perm: Int32Array, m: number, full: Float6
 }
 
 export function cka(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): CkaResult {
+  return runSteps(ckaSteps(x, y, opts), opts);
+}
+
+/** cka as a generator that yields after each layer's Gram matrix. */
+export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): Generator<Progress, CkaResult> {
   checkStack(x, 'x');
   checkStack(y, 'y');
   if (x.n !== y.n) throw new Error(`cka: x has ${x.n} probes, y has ${y.n}`);
@@ -166,9 +171,8 @@ export function cka(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): CkaRes
   let done = 0;
   const xs: GramInfo[] = [];
   for (let i = 0; i < L1; i++) {
-    checkCancelled(opts.signal);
     xs.push(gramInfo(x, i));
-    opts.onProgress?.(++done, total);
+    yield { done: ++done, total };
   }
   const rng = createRng(opts.seed ?? 0);
   const perms: Int32Array[] = [];
@@ -185,7 +189,6 @@ export function cka(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): CkaRes
   const packed = N ? new Float64Array((m * (m - 1)) / 2) : null;
   const rsPerm = new Float64Array(m);
   for (let j = 0; j < L2; j++) {
-    checkCancelled(opts.signal);
     const yj = gramInfo(y, j);
     for (let i = 0; i < L1; i++) {
       const xi = xs[i];
@@ -209,7 +212,7 @@ export function cka(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): CkaRes
         permDeb![o] = ratio(hsicDebiased(kl, xi.total, yj.total, dot(xi.rowsum, 0, rsPerm, 0, m), m), xi.selfDebiased, yj.selfDebiased);
       }
     }
-    opts.onProgress?.(++done, total);
+    yield { done: ++done, total };
   }
   return {
     L1,

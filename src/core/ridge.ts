@@ -45,6 +45,40 @@ export function checkCancelled(signal?: CancelFlag): void {
   if (signal?.aborted) throw new CancelledError();
 }
 
+/** Long computations are generators that yield after each layer, so that a driver can report and cancel. */
+export interface Progress {
+  done: number;
+  total: number;
+}
+
+/** Runs a layer-stepped computation to the end, synchronously, checking `signal` and reporting between steps. */
+export function runSteps<T>(steps: Generator<Progress, T>, opts: { onProgress?: (done: number, total: number) => unknown; signal?: CancelFlag } = {}): T {
+  for (;;) {
+    checkCancelled(opts.signal);
+    const r = steps.next();
+    if (r.done) return r.value;
+    opts.onProgress?.(r.value.done, r.value.total);
+  }
+}
+
+/**
+ * The same, asynchronously: it yields to the event loop between steps, so that a worker can receive a cancel
+ * message (through comlink) while a grid runs. `isCancelled` is polled between steps.
+ */
+export async function runStepsAsync<T>(
+  steps: Generator<Progress, T>,
+  opts: { onProgress?: (done: number, total: number) => unknown; isCancelled?: () => boolean; signal?: CancelFlag } = {},
+): Promise<T> {
+  for (;;) {
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    if (opts.isCancelled?.()) throw new CancelledError();
+    checkCancelled(opts.signal);
+    const r = steps.next();
+    if (r.done) return r.value;
+    opts.onProgress?.(r.value.done, r.value.total);
+  }
+}
+
 export function checkStack(s: LayerStack, what: string): void {
   if (!(s.n >= 0 && s.L >= 1 && s.H >= 1) || s.data.length !== s.n * s.L * s.H) {
     throw new Error(`${what}: data length ${s.data.length} does not match [n=${s.n}, L=${s.L}, H=${s.H}]`);
@@ -212,6 +246,11 @@ function constantDimScore(A: Float64Array, tgt: TargetSide, h: number, H: number
  * Returns a Float64Array L_A × L_B, row = source layer.
  */
 export function ridgeR2Grid(source: LayerStack, target: LayerStack, testMask: Uint8Array, opts: GridOptions = {}): Float64Array {
+  return runSteps(ridgeR2GridSteps(source, target, testMask, opts), opts);
+}
+
+/** ridgeR2Grid as a generator that yields after each source and each target layer. */
+export function* ridgeR2GridSteps(source: LayerStack, target: LayerStack, testMask: Uint8Array, opts: GridOptions = {}): Generator<Progress, Float64Array> {
   checkStack(source, 'source');
   checkStack(target, 'target');
   if (source.n !== target.n || testMask.length !== source.n) throw new Error(`ridge: source has ${source.n} samples, target ${target.n}, mask ${testMask.length}`);
@@ -236,12 +275,10 @@ export function ridgeR2Grid(source: LayerStack, target: LayerStack, testMask: Ui
     const a1 = Math.min(LA, a0 + chunk);
     const ops: SourceOp[] = [];
     for (let a = a0; a < a1; a++) {
-      checkCancelled(opts.signal);
       ops.push(sourceOperator(source, a, train, test, alpha));
-      opts.onProgress?.(++done, total);
+      yield { done: ++done, total };
     }
     for (let b = 0; b < LB; b++) {
-      checkCancelled(opts.signal);
       const tgt = targetSide(target, b, train, test);
       for (let a = a0; a < a1; a++) {
         const op = ops[a - a0];
@@ -250,7 +287,7 @@ export function ridgeR2Grid(source: LayerStack, target: LayerStack, testMask: Ui
         for (const h of tgt.constDims) constScore += constantDimScore(op.A, tgt, h, HB, nTr, nTe);
         out[a * LB + b] = (tgt.nonConstant - sse + constScore) / HB;
       }
-      opts.onProgress?.(++done, total);
+      yield { done: ++done, total };
     }
   }
   return out;

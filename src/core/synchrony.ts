@@ -3,7 +3,7 @@
  * (best target per source layer, clamp, average, SE over splits, top-k and unclamped variants).
  */
 import { createRng } from './rng';
-import { checkCancelled, checkStack, ridgeR2Grid, type CancelFlag, type LayerStack } from './ridge';
+import { checkStack, ridgeR2GridSteps, runSteps, type CancelFlag, type LayerStack, type Progress } from './ridge';
 
 /**
  * The seed's grouped split: shuffle the distinct groups with the split seed, put whole groups into the test set
@@ -162,6 +162,11 @@ export interface SyncResult extends SyncSummary {
 
 /** The whole SyncR² computation for one direction. */
 export function syncR2(source: LayerStack, target: LayerStack, group: ArrayLike<number>, opts: SyncOptions = {}): SyncResult {
+  return runSteps(syncR2Steps(source, target, group, opts), opts);
+}
+
+/** syncR2 as a generator that yields after each layer of each split. */
+export function* syncR2Steps(source: LayerStack, target: LayerStack, group: ArrayLike<number>, opts: SyncOptions = {}): Generator<Progress, SyncResult> {
   checkStack(source, 'source');
   checkStack(target, 'target');
   if (group.length !== source.n) throw new Error(`sync: ${group.length} group ids for ${source.n} samples`);
@@ -170,14 +175,21 @@ export function syncR2(source: LayerStack, target: LayerStack, group: ArrayLike<
   const r2PerSplit: Float64Array[] = [];
   const nTrain: number[] = [];
   const nTest: number[] = [];
-  masks.forEach((mask, s) => {
-    checkCancelled(opts.signal);
-    const inner = opts.onProgress ? (d: number, t: number) => opts.onProgress!(s * t + d, masks.length * t) : undefined;
-    r2PerSplit.push(ridgeR2Grid(source, target, mask, { alpha, onProgress: inner, signal: opts.signal }));
+  for (let s = 0; s < masks.length; s++) {
+    const mask = masks[s];
+    const steps = ridgeR2GridSteps(source, target, mask, { alpha });
+    for (;;) {
+      const r = steps.next();
+      if (r.done) {
+        r2PerSplit.push(r.value);
+        break;
+      }
+      yield { done: s * r.value.total + r.value.done, total: masks.length * r.value.total };
+    }
     const nt = mask.reduce((acc, v) => acc + (v ? 1 : 0), 0);
     nTest.push(nt);
     nTrain.push(mask.length - nt);
-  });
+  }
   const summary = summariseSync(r2PerSplit, source.L, target.L, opts.topK ?? 1);
   return { ...summary, LA: source.L, LB: target.L, alpha, r2: meanGrid(r2PerSplit, source.L * target.L), r2PerSplit, nTrain, nTest };
 }
