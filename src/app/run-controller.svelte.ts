@@ -19,7 +19,8 @@ export class RunController {
   fraction = $state(0);
   note = $state<string | null>(null);
   error = $state<string | null>(null);
-  lastEpisode = $state<Episode | null>(null);
+  /** The active run's episodes so far (raw: tensors are not made deeply reactive). */
+  episodes = $state.raw<Episode[]>([]);
   private cancelRequested = false;
   private job = '';
 
@@ -86,6 +87,7 @@ export class RunController {
     let crashes = 0;
     try {
       const stored = meta.episodesDone ? await store.episodes(meta.id) : [];
+      this.episodes = stored;
       let previous = stored[stored.length - 1];
       while (meta.episodesDone < meta.episodesTotal) {
         if (this.cancelRequested) {
@@ -116,7 +118,7 @@ export class RunController {
         }
         meta = await store.appendEpisode(meta.id, episode);
         this.active = meta;
-        this.lastEpisode = episode;
+        this.episodes = [...this.episodes, episode];
         previous = episode;
       }
       const episodes = await store.episodes(meta.id);

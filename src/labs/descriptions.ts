@@ -28,7 +28,7 @@ export const LAB_PLANS: Record<LabName, { now: string; coming: string[] }> = {
     ],
   },
   polarization: {
-    now: 'Set up a network and share it as a link. The classic voter and bounded-confidence models will run without any model.',
+    now: 'The classic coevolving-voter and bounded-confidence models run now, with no language model: watch P(t) and H(t) epoch by epoch. LLM agents come next.',
     coming: [
       'LLM agents update their stance, rewire their links and persuade each other, epoch by epoch.',
       'Polarization P(t), homophily H(t), echo-chamber and backfire tables.',

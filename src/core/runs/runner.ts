@@ -1,6 +1,7 @@
 import type { LabName } from '../config/lab-definition';
 import { createRng, hashSeed, type Rng } from '../rng';
 import type { Episode, RunResult } from './types';
+import type { LivePlot } from './live-plot';
 
 /** Set by the host (UI, worker or CLI) and checked by runners between steps. */
 export interface CancelToken {
@@ -41,6 +42,8 @@ export interface LabRunner<C = Record<string, unknown>> {
   runEpisode(config: C, ctx: EpisodeContext): Promise<Episode>;
   /** Derived results; recomputable from the episodes at any time, never the only copy. */
   summarize(config: C, episodes: readonly Episode[]): Omit<RunResult, 'updatedAt'>[];
+  /** What to draw while the run goes, from the episodes stored so far. */
+  livePlot?(config: C, episodes: readonly Episode[]): LivePlot | null;
 }
 
 export function episodeRng(runSeed: number, index: number): Rng {

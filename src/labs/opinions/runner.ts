@@ -48,6 +48,11 @@ export const opinionsRunner: LabRunner<OpinionsConfig> = {
       tensors: { finalSpins: { dtype: 'U8', shape: [graph.n], data: Uint8Array.from(spins as Int8Array, (s) => (s > 0 ? 1 : 0)) } },
     };
   },
+  livePlot(_config, episodes) {
+    const last = episodes[episodes.length - 1];
+    if (!last) return null;
+    return { title: `Net opinion n(t), episode ${last.index + 1}`, xLabel: 'step t', yLabel: 'n(t)', yDomain: [-1, 1], series: [{ name: 'n', values: last.records.map((r) => Number(r.n)) }] };
+  },
   summarize(config, episodes) {
     const tail = (rows: Record<string, unknown>[]) => rows.slice(Math.floor(rows.length / 2)).map((r) => Number(r.absN));
     const perEpisode = episodes.map((e) => {
