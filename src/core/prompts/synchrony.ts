@@ -1,0 +1,256 @@
+/**
+ * Synchrony lab formats (docs/methods/synchrony.md): the in-character dialogue turn, the passive-reader control,
+ * and the per-agent judge with the 7 SOTOPIA dimensions.
+ */
+import { cleanReply, fail, firstLine, ok, parseJsonObject, unquote, userPrompt } from './shared';
+import type { ChatMessage, ParseResult } from './shared';
+
+export interface Persona {
+  name: string;
+  age: number;
+  occupation: string;
+  pronouns: string;
+  /** Public information, visible to acquaintances and closer. */
+  publicInfo: string;
+  /** Personality and values, visible to friends, partners and family. */
+  personality: string;
+  decisionStyle: string;
+  /** Only the agent itself sees it. */
+  secret: string;
+}
+
+export interface AgentSpec {
+  persona: Persona;
+  goal: string;
+}
+
+/** 0 stranger, 1 knows the name, 2 acquaintance, 3 friend, 4 romantic, 5 family. */
+export type RelationshipLevel = 0 | 1 | 2 | 3 | 4 | 5;
+
+export const RELATIONSHIP_LABELS: Record<RelationshipLevel, string> = {
+  0: 'strangers',
+  1: 'know each other by name',
+  2: 'acquaintances',
+  3: 'friends',
+  4: 'romantic partners',
+  5: 'family',
+};
+
+/** A scenario fact; with `visibleTo` it is shown to that agent only (index into `agents`). */
+export interface ScenarioFact {
+  text: string;
+  visibleTo?: 0 | 1;
+}
+
+export interface SynchronyEpisode {
+  scenario: string;
+  relationship: RelationshipLevel;
+  agents: [AgentSpec, AgentSpec];
+  facts?: ScenarioFact[];
+}
+
+export interface Utterance {
+  speaker: 0 | 1;
+  text: string;
+}
+
+export const MAX_UTTERANCES = 16;
+
+/** Demographics line: "Mia Chen, 34, nurse, she/her". */
+function demographics(p: Persona): string {
+  return `${p.name}, ${p.age}, ${p.occupation}, ${p.pronouns}`;
+}
+
+/** The partner's bio as the viewer sees it at a relationship level (never the secret). */
+export function visiblePartnerBio(partner: Persona, level: RelationshipLevel): string {
+  if (level === 0) return 'You know nothing about them.';
+  if (level === 1) return `Name: ${partner.name}.`;
+  const base = `${demographics(partner)}. Public: ${partner.publicInfo}`;
+  if (level === 2) return base;
+  return `${base} Personality: ${partner.personality} Decides: ${partner.decisionStyle}`;
+}
+
+/** The agent's own full bio (with its secret). */
+export function ownBio(p: Persona): string {
+  return `${demographics(p)}. Public: ${p.publicInfo} Personality: ${p.personality} Decides: ${p.decisionStyle} Secret: ${p.secret}`;
+}
+
+/** "Turn k: Name said: text" lines, k from 1. */
+export function formatHistory(ep: SynchronyEpisode, history: readonly Utterance[]): string {
+  return history.map((u, i) => `Turn ${i + 1}: ${ep.agents[u.speaker].persona.name} said: ${u.text}`).join('\n');
+}
+
+function partnerLabel(ep: SynchronyEpisode, viewer: 0 | 1): string {
+  const partner = ep.agents[1 - viewer].persona;
+  return ep.relationship === 0 ? 'The other person' : partner.name;
+}
+
+function context(ep: SynchronyEpisode, viewer: 0 | 1, goalNote: boolean): string {
+  const self = ep.agents[viewer];
+  const other = ep.agents[1 - viewer];
+  const label = partnerLabel(ep, viewer);
+  const lines = [`Scenario: ${ep.scenario}`];
+  for (const f of ep.facts ?? []) if (f.visibleTo === undefined || f.visibleTo === viewer) lines.push(`Fact: ${f.text}`);
+  lines.push(`Relationship: ${RELATIONSHIP_LABELS[ep.relationship]}.`);
+  lines.push(`${self.persona.name}: ${ownBio(self.persona)}`);
+  lines.push(`${label}: ${visiblePartnerBio(other.persona, ep.relationship)}`);
+  lines.push(`${self.persona.name}'s goal: ${self.goal}`);
+  if (goalNote) lines.push(`${label}'s goal: Unknown`);
+  return lines.join('\n');
+}
+
+/**
+ * The prompt for agent `viewer`'s next utterance: instructions, context (visibility by relationship), history and
+ * an open cue for its own turn.
+ */
+export function buildDialogueTurnPrompt(ep: SynchronyEpisode, viewer: 0 | 1, history: readonly Utterance[]): ChatMessage[] {
+  const name = ep.agents[viewer].persona.name;
+  const parts = [
+    `Imagine you are ${name}. Act and speak as ${name} would and pursue your goal. Keep each reply to one short line. When your goal is reached, say that you leave.`,
+    context(ep, viewer, true),
+    'Conversation:',
+    history.length ? formatHistory(ep, history) : '(no one has spoken yet)',
+    `Turn ${history.length + 1}: your turn. Reply as ${name} in one line.`,
+  ];
+  return userPrompt(parts.join('\n'));
+}
+
+/**
+ * Passive-reader control: agent `viewer`'s recorded prompt with the act instructions replaced by a third person
+ * reading the interaction; no partner-goal note, no leave instruction, no open cue.
+ */
+export function buildPassiveReaderPrompt(
+  ep: SynchronyEpisode,
+  viewer: 0 | 1,
+  history: readonly Utterance[],
+  readerName: string,
+): ChatMessage[] {
+  const a = ep.agents[0].persona.name;
+  const b = ep.agents[1].persona.name;
+  const parts = [
+    `Imagine you are ${readerName}, reading an interaction between two other people, ${a} and ${b}.`,
+    context(ep, viewer, false),
+    'Conversation:',
+    history.length ? formatHistory(ep, history) : '(no one has spoken yet)',
+  ];
+  return userPrompt(parts.join('\n'));
+}
+
+export interface ParsedUtterance {
+  text: string;
+  leaves: boolean;
+}
+
+const LEAVE_RE = /\b(leave|leaves|leaving|left)\b/i;
+
+/**
+ * Whether an utterance ends the episode: "leave"/"leaving"/"left" in its first or last sentence
+ * (the seed checked the start or end of the utterance), and that sentence is not a question.
+ */
+export function detectsLeaving(text: string): boolean {
+  const sentences = text.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter(Boolean);
+  if (!sentences.length) return false;
+  const cands = [sentences[0], sentences[sentences.length - 1]];
+  return cands.some((s) => LEAVE_RE.test(s) && !s.endsWith('?'));
+}
+
+/**
+ * Keeps the first line, strips a leading "Name:" / "Turn k: Name said:" prefix and quotes, and detects leaving.
+ * `names` are the agents' names (either may be echoed as a prefix).
+ */
+export function parseUtterance(raw: unknown, names: readonly string[] = []): ParseResult<ParsedUtterance> {
+  const text = cleanReply(raw);
+  if (!text) return fail('empty reply');
+  let line = firstLine(text);
+  line = line.replace(/^turn\s+\d+\s*:\s*/i, '');
+  for (const n of names) {
+    const esc = n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const re = new RegExp(`^\\**${esc}\\**\\s*(?:said|says)?\\s*:\\s*`, 'i');
+    if (re.test(line)) {
+      line = line.replace(re, '');
+      break;
+    }
+  }
+  line = unquote(line).trim();
+  if (!line) return fail('empty utterance after stripping the name');
+  if (!/[A-Za-z]/.test(line)) return fail('utterance has no words');
+  if (line.length > 600) return fail('utterance longer than 600 characters');
+  return ok({ text: line, leaves: detectsLeaving(line) });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Judge
+
+export const JUDGE_DIMENSIONS = [
+  'believability',
+  'relationship',
+  'knowledge',
+  'secret',
+  'social_rules',
+  'financial_and_material_benefits',
+  'goal',
+] as const;
+export type JudgeDimension = (typeof JUDGE_DIMENSIONS)[number];
+
+export const JUDGE_RANGES: Record<JudgeDimension, [number, number]> = {
+  believability: [0, 10],
+  relationship: [-5, 5],
+  knowledge: [0, 10],
+  secret: [-10, 0],
+  social_rules: [-10, 0],
+  financial_and_material_benefits: [-5, 5],
+  goal: [0, 10],
+};
+
+export interface JudgeScore {
+  score: number;
+  reason: string;
+}
+export type JudgeResult = Record<JudgeDimension, JudgeScore>;
+
+/** Mean of the 7 raw scores (the per-agent overall score). */
+export function judgeOverall(r: JudgeResult): number {
+  return JUDGE_DIMENSIONS.reduce((s, d) => s + r[d].score, 0) / JUDGE_DIMENSIONS.length;
+}
+
+/** The judge prompt for one agent (`target`): both full backgrounds, both goals, the transcript; strict JSON out. */
+export function buildJudgePrompt(ep: SynchronyEpisode, history: readonly Utterance[], target: 0 | 1): ChatMessage[] {
+  const [a, b] = ep.agents;
+  const name = ep.agents[target].persona.name;
+  const ranges = JUDGE_DIMENSIONS.map((d) => `${d} ${JUDGE_RANGES[d][0]}..${JUDGE_RANGES[d][1]}`).join(', ');
+  const parts = [
+    `Rate how ${name} did in this conversation.`,
+    `Scenario: ${ep.scenario}`,
+    `Relationship: ${RELATIONSHIP_LABELS[ep.relationship]}.`,
+    `${a.persona.name}: ${ownBio(a.persona)}`,
+    `${a.persona.name}'s goal: ${a.goal}`,
+    `${b.persona.name}: ${ownBio(b.persona)}`,
+    `${b.persona.name}'s goal: ${b.goal}`,
+    'Conversation:',
+    history.length ? formatHistory(ep, history) : '(empty)',
+    `Score ${name} on: ${ranges}.`,
+    'Reply with JSON only: {"believability": {"score": <int>, "reason": "<short>"}, ...} with all 7 keys.',
+  ];
+  return userPrompt(parts.join('\n'));
+}
+
+/** Strict: all 7 keys, integer-valued scores within range, non-empty reasons. Accepts [score, reason] pairs too. */
+export function parseJudge(raw: unknown): ParseResult<JudgeResult> {
+  const j = parseJsonObject(raw);
+  if (!j.ok) return j;
+  const out: Partial<JudgeResult> = {};
+  for (const d of JUDGE_DIMENSIONS) {
+    const v = j.value[d];
+    let score: unknown;
+    let reason: unknown;
+    if (Array.isArray(v) && v.length === 2) [score, reason] = v;
+    else if (v && typeof v === 'object') ({ score, reason } = v as { score?: unknown; reason?: unknown });
+    else return fail(`missing or malformed "${d}"`);
+    if (typeof score !== 'number' || !Number.isFinite(score)) return fail(`"${d}".score is not a number`);
+    const [lo, hi] = JUDGE_RANGES[d];
+    if (score < lo || score > hi) return fail(`"${d}".score ${score} outside ${lo}..${hi}`);
+    if (typeof reason !== 'string' || !reason.trim()) return fail(`"${d}".reason is missing`);
+    out[d] = { score, reason: reason.trim() };
+  }
+  return ok(out as JudgeResult);
+}
