@@ -3,6 +3,9 @@ import { validateCommand } from './validate.ts';
 import { runCommand } from './run.ts';
 import { statesCommand } from './states.ts';
 import { generateCommand } from './generate.ts';
+import { syncCommand } from './sync.ts';
+import { ckaCommand } from './cka.ts';
+import { mixedlmCommand } from './mixedlm.ts';
 
 /** Every CLI command, in the order `help` lists them. Add one import and one line per command. */
 export const commands: CliCommand[] = [
@@ -10,4 +13,7 @@ export const commands: CliCommand[] = [
   runCommand,
   statesCommand,
   generateCommand,
+  syncCommand,
+  ckaCommand,
+  mixedlmCommand,
 ];
