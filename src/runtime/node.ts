@@ -11,6 +11,7 @@ import { existsSync, statSync, mkdirSync, readFileSync, writeFileSync, renameSyn
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ModelRuntime, type Platform, type ResolvedModel } from './runtime';
 import { REGISTRY } from '../../models/registry';
 import type { FetchLike } from './tap-fetch';
@@ -94,10 +95,41 @@ function resolveLocal(model: string): ResolvedModel | undefined {
 }
 
 let tfModule: Promise<unknown> | null = null;
+let processBackend: 'cpu' | 'wasm' | null = null;
+
+/**
+ * transformers.js binds its ONNX runtime when it is first imported, so one Node process runs either onnxruntime-node
+ * (cpu) or onnxruntime-web (wasm, registered under Symbol.for('onnxruntime') before the import), not both.
+ */
+function importTransformers(backend: string): Promise<unknown> {
+  const want = backend === 'wasm' ? 'wasm' : 'cpu';
+  if (processBackend && processBackend !== want) {
+    return Promise.reject(new Error(`This Node process already runs transformers.js on ${processBackend}; ${want} needs a separate process.`));
+  }
+  processBackend = want;
+  return (tfModule ??= (async () => {
+    if (want === 'wasm') {
+      const ortWeb = await import('onnxruntime-web');
+      (globalThis as Record<symbol, unknown>)[Symbol.for('onnxruntime')] = ortWeb;
+    }
+    const tf = await import('@huggingface/transformers');
+    if (want === 'wasm') {
+      // transformers.js points onnxruntime-web at a CDN by default: use the package's own files
+      const dist = dirname(fileURLToPath(import.meta.resolve('onnxruntime-web')));
+      (tf.env.backends.onnx as { wasm: { wasmPaths?: unknown } }).wasm.wasmPaths = pathToFileURL(dist + '/').href;
+    }
+    return tf;
+  })());
+}
+
+/** Which ONNX runtime this process bound transformers.js to (null before the first load). */
+export function nodeProcessBackend(): 'cpu' | 'wasm' | null {
+  return processBackend;
+}
 
 export const nodePlatform: Platform = {
   kind: 'node',
-  tf: () => (tfModule ??= import('@huggingface/transformers')) as Promise<never>,
+  tf: (backend) => importTransformers(backend) as Promise<never>,
   resolveLocal,
   configure(tf, model, wrap) {
     const env = tf.env;
@@ -117,7 +149,12 @@ export const nodePlatform: Platform = {
   },
   deviceOption(backend) {
     if (backend === 'cpu') return { device: 'cpu' };
-    throw new Error(`The Node runtime runs on the cpu backend (onnxruntime-node); "${backend}" runs in the browser.`);
+    if (backend === 'wasm') {
+      // transformers.js lists no devices for an injected runtime: an empty per-file device makes it pass the
+      // execution providers through, and onnxruntime-web's wasm backend runs the session.
+      return { device: { model: '', decoder_model_merged: '' }, session_options: { executionProviders: ['wasm'] } };
+    }
+    throw new Error(`The Node runtime runs on cpu (onnxruntime-node) or wasm (onnxruntime-web); "${backend}" runs in the browser.`);
   },
 };
 

@@ -42,14 +42,15 @@ export interface ResolvedModel {
 
 export interface Platform {
   kind: 'node' | 'browser';
-  tf(): Promise<TF>;
+  /** The transformers.js module, set up for `backend` (Node picks onnxruntime-node or onnxruntime-web once per process). */
+  tf(backend: string): Promise<TF>;
   /** Local folders (Node) or the app-served embedded models (browser). */
   resolveLocal(model: string): ResolvedModel | undefined;
   /** Sets env for one load: model paths, caches, wasm paths, and env.fetch = wrap(base). */
   configure(tf: TF, model: ResolvedModel, wrap: (base: FetchLike) => FetchLike): void;
   webgpu(): Promise<GpuInfo | null>;
   /** Executes a backend the platform provides by other means (Node: onnxruntime-web wasm). */
-  deviceOption?(backend: string): { device?: string; session_options?: Record<string, unknown> };
+  deviceOption?(backend: string): { device?: unknown; session_options?: Record<string, unknown> };
 }
 
 export class ModelLoadError extends Error {
@@ -128,7 +129,7 @@ export class ModelRuntime implements ModelApi {
       available: entry?.dtypes ?? ['fp32', 'fp16', 'q8', 'q4', 'q4f16'],
       small: entry?.teachingToy || (resolved.source === 'local' && !entry),
     });
-    const tf = (this.tf = await this.platform.tf());
+    const tf = (this.tf = await this.platform.tf(choice.backend));
     const taps = options.taps !== false;
     let tap: TapFetch | null = null;
     const progress = (p: LoadProgress) => onProgress?.(p);
