@@ -120,5 +120,11 @@ describe('square-lattice kernel', () => {
     expect(Array.from(fast.states!)).toEqual(Array.from(generic.states!));
     expect(Array.from(fast.net)).toEqual(Array.from(generic.net));
     expect(fast.updates).toBe(generic.updates);
+    const pa = { ...p, mode: 'async' as const, eps: 0.3 };
+    const fa = simulateGlauber(lat, pa, start, 20, createRng(4));
+    const ga = simulateGlauber({ ...lat, kind: 'csr' }, pa, start, 20, createRng(4));
+    expect(Array.from(fa.states!)).toEqual(Array.from(ga.states!));
+    expect(fa.updates).toBe(ga.updates);
+    expect(Math.abs(fa.updates / (20 * lat.n) - 0.3)).toBeLessThan(0.03);
   });
 });

@@ -54,6 +54,7 @@ export function simulateGlauber(
   const T = params.temperature ?? 1;
   const async = params.mode === 'async';
   const epsThr = async ? (params.eps ?? 0.5) * TWO32 : TWO32;
+  const scale = async ? epsThr : TWO32;
   const yTrue = params.yTrue ?? 1;
   const [wFT, wFF, wUT, wUF] = effectiveWeights(params.couplings);
   const g0 = uniformField(params.fields);
@@ -91,37 +92,32 @@ export function simulateGlauber(
   const table = new Float64Array(tableOk ? (2 * maxF + 1) * WU : 0);
   if (tableOk)
     for (let sf = -maxF; sf <= maxF; sf++)
-      for (let su = -maxU; su <= maxU; su++) table[(sf + maxF) * WU + (su + maxU)] = sigmoid((wFT * sf + wUT * su + g0!) / T) * TWO32;
+      for (let su = -maxU; su <= maxU; su++) table[(sf + maxF) * WU + (su + maxU)] = sigmoid((wFT * sf + wUT * su + g0!) / T) * scale;
   const side = g.side ?? 0;
   // Square lattice (periodic, all friendly): neighbours by index arithmetic, no CSR reads at all.
   const lattice = tableOk && g.kind === 'square' && side * side === n && maxU === 0 && g.rowPtr[n] === 4 * n;
   const invT = 1 / T;
 
   let updates = 0;
-  if (lattice && !async) {
-    const st = latticeSync(side, cur, nxt, table, maxF, maxU, WU, steps, [a, b, c, d], states, net);
-    return { states, final: st, net, updates: n * steps };
+  if (lattice) {
+    const r = latticeKernel(side, cur, nxt, table, maxF, maxU, WU, steps, [a, b, c, d], epsThr, states, net);
+    return { states, final: r.final, net, updates: r.updates };
   }
   for (let t = 1; t <= steps; t++) {
     let sum = 0;
     for (let i = 0; i < n; i++) {
-      let u = (((a + b) | 0) + d) | 0;
+      const u = (((a + b) | 0) + d) | 0;
       d = (d + 1) | 0;
       a = b ^ (b >>> 9);
       b = (c + (c << 3)) | 0;
       c = (((c << 21) | (c >>> 11)) + u) | 0;
-      if (async) {
-        if (u >>> 0 >= epsThr) {
-          const v = cur[i];
-          nxt[i] = v;
-          sum += v;
-          continue;
-        }
-        u = (((a + b) | 0) + d) | 0;
-        d = (d + 1) | 0;
-        a = b ^ (b >>> 9);
-        b = (c + (c << 3)) | 0;
-        c = (((c << 21) | (c >>> 11)) + u) | 0;
+      // One draw serves both decisions: u < ε·2³² selects the spin for update, and given that, u/ε is again
+      // uniform, so "u/ε < P·2³²" is "u < ε·P·2³²" (the thresholds below are pre-scaled by ε).
+      if (async && u >>> 0 >= epsThr) {
+        const v = cur[i];
+        nxt[i] = v;
+        sum += v;
+        continue;
       }
       let sf = 0;
       let su = 0;
@@ -151,7 +147,7 @@ export function simulateGlauber(
           h = yTrue * (wFT * cf - wFF * (kf - cf) + wUT * cu - wUF * (ku - cu));
         } else h = wFT * sf + wUT * su;
         h = (h + field[i]) * invT;
-        thr = (h >= 0 ? 1 / (1 + Math.exp(-h)) : 1 - 1 / (1 + Math.exp(h))) * TWO32;
+        thr = (h >= 0 ? 1 / (1 + Math.exp(-h)) : 1 - 1 / (1 + Math.exp(h))) * scale;
       }
       const v = u >>> 0 < thr ? 1 : -1;
       nxt[i] = v;
@@ -197,10 +193,10 @@ export function rolloutSign(
 }
 
 /**
- * Synchronous sweeps of a periodic square lattice with a uniform field: neighbour sums by index arithmetic over
+ * Sweeps of a periodic square lattice with a uniform field (sync, or async when epsThr < 2³²): neighbour sums by index arithmetic over
  * rows and columns, P(+1) from the table, the same inlined sfc32 stream. The hottest case, so it has its own loop.
  */
-function latticeSync(
+function latticeKernel(
   side: number,
   cur: Int8Array,
   nxt: Int8Array,
@@ -210,9 +206,11 @@ function latticeSync(
   WU: number,
   steps: number,
   seed: [number, number, number, number],
+  epsThr: number,
   states: Int8Array | null,
   net: Float64Array,
-): Int8Array {
+): { final: Int8Array; updates: number } {
+  let updates = 0;
   let [a, b, c, d] = seed;
   const n = side * side;
   // Thresholds indexed directly by the neighbour sum (su is always 0 here).
@@ -233,9 +231,16 @@ function latticeSync(
         a = b ^ (b >>> 9);
         b = (c + (c << 3)) | 0;
         c = (((c << 21) | (c >>> 11)) + u) | 0;
+        if (u >>> 0 >= epsThr) {
+          const v = cur[i];
+          nxt[i] = v;
+          sum += v;
+          continue;
+        }
         const v = u >>> 0 < thr[k] ? 1 : -1;
         nxt[i] = v;
         sum += v;
+        updates++;
       }
     }
     const tmp = cur;
@@ -244,7 +249,7 @@ function latticeSync(
     if (states) states.set(cur, t * n);
     net[t] = sum / n;
   }
-  return cur;
+  return { final: cur, updates };
 }
 
 function splitBySign(g: SignedGraph) {
