@@ -27,7 +27,12 @@ export class RunController {
   constructor(
     private store: () => Promise<RunStore>,
     private host: WorkerHost<ComputeWorkerApi>,
-  ) {}
+  ) {
+    // A crash between episodes rejects nothing, but the user should still hear about it.
+    host.on((e) => {
+      if (e.kind === 'crashed' && !this.busy) this.note = `The compute worker crashed (${e.reason}). It was restarted.`;
+    });
+  }
 
   async start(def: LabDefinition, config: Record<string, unknown>): Promise<RunMeta | null> {
     const runner = RUNNERS[def.name];

@@ -53,6 +53,20 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
+  it('is usable from the keyboard: Tab reaches the lab links and Enter opens one', async () => {
+    const { page } = await openPage(browser, '#/');
+    await page.getByRole('heading', { name: 'Social Minds Lab', level: 1 }).waitFor();
+    let focused = '';
+    for (let i = 0; i < 6 && focused !== 'Synchrony'; i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    }
+    expect(focused).toBe('Synchrony');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Synchrony', level: 1 }).waitFor();
+    await page.context().close();
+  });
+
   it('every lab route opens, and an unknown one says so', async () => {
     const { page, errors } = await openPage(browser, '#/');
     for (const def of LABS) {
@@ -105,7 +119,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
   });
 
   it('a run survives a reload and resumes from its last stored episode', async () => {
-    const { page, errors } = await openPage(browser, slowRunLink(6, 400));
+    const { page, errors } = await openPage(browser, slowRunLink(6, 1500));
     await page.getByRole('button', { name: /^Run \(6 episodes\)/ }).click();
     await waitFor(page, async () => (await runStatus(page)).done >= 1);
     await page.reload();
@@ -123,7 +137,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
   });
 
   it('a crashed compute worker is detected, restarted, and the run completes', async () => {
-    const { page } = await openPage(browser, slowRunLink(4, 300));
+    const { page } = await openPage(browser, slowRunLink(4, 3000));
     await page.getByRole('button', { name: /^Run \(4 episodes\)/ }).click();
     await waitFor(page, async () => (await runStatus(page)).done >= 1);
     await page.evaluate(() => (window as unknown as { __socialMindsLab: { crashComputeWorker(): void } }).__socialMindsLab.crashComputeWorker());
