@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { fitGlauber } from '../../src/core/ising/fit';
 import { effectiveWeights } from '../../src/core/ising/couplings';
 import { synthEpisodes, relErr, TRUE_W } from './ising-synth';
+import { squareLattice } from '../../src/core/graphs/generators';
+import { simulateGlauber } from '../../src/core/ising/simulate';
+import { createRng } from '../../src/core/rng';
 
 const maxFieldErr = (w: ArrayLike<number>) => Math.max(...Array.from(w, (v, k) => Math.abs(v - TRUE_W[k])));
 
@@ -36,4 +39,20 @@ describe('parameter recovery (N = 32, T = 8, random / sign-mixed / low-rank grap
     expect(relErr(f.effective.unfriendlyWrong!, uF)).toBeLessThan(0.1);
   });
 
+});
+
+describe('identifiability guard', () => {
+  it('with no unfriendly edge anywhere, β⁻ is flagged unidentified and reported as 0', () => {
+    const lat = squareLattice(6);
+    const rng = createRng('lat');
+    const episodes = Array.from({ length: 20 }, () => {
+      const s0 = Int8Array.from({ length: 36 }, () => (rng.next() < 0.5 ? 1 : -1));
+      return { graph: lat, states: simulateGlauber(lat, { couplings: { kind: 'one', beta: 0.5 }, fields: 0.1 }, s0, 6, rng).states! };
+    });
+    const f = fitGlauber(episodes, { kind: 'three', field: 'bias' });
+    expect(f.unidentified).toEqual(['betaMinus']);
+    expect(f.couplings.kind === 'three' && f.couplings.betaMinus).toBe(0);
+    expect(relErr(f.effective.friendly, 0.5)).toBeLessThan(0.15);
+    expect(fitGlauber(episodes, { kind: 'one', field: 'bias' }).unidentified).toEqual([]);
+  });
 });

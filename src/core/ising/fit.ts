@@ -40,6 +40,11 @@ export interface GlauberFit {
   objective: number;
   steps: number;
   converged: boolean;
+  /**
+   * Couplings whose covariate is identically zero in the data (e.g. β⁻ when no graph has an unfriendly edge):
+   * they are reported as 0 and the effective weights that use them mean nothing.
+   */
+  unidentified: string[];
   /** Stage-one (unsigned) fit, for three and five couplings. */
   stage1?: { beta0: number; nll: number; steps: number };
 }
@@ -91,7 +96,7 @@ export function fitGlauber(episodes: readonly Episode[], opts: FitOptions): Glau
     const th = new Float64Array(d.cols + 1);
     th[0] = init;
     const r = runStage(d.X, d.cols, d, link, th, pqColumns(d.featureCols, 1), undefined, adamOpts);
-    return finish(kind, field, link, r, d.featureCols, 1);
+    return finish(kind, field, link, r, d.featureCols, 1, zeroColumns(d));
   }
   // Stage 1: unsigned model h = β₀ Σ|J|s + g.
   const d = buildDesign(episodes, kind, field);
@@ -118,13 +123,26 @@ export function fitGlauber(episodes: readonly Episode[], opts: FitOptions): Glau
   full.set(s2.theta.subarray(0, K - 1), 0);
   full[absCol] = beta0;
   full.set(s2.theta.subarray(K - 1), K);
-  const fit = finish(kind, field, link, { ...s2, theta: full }, F, K);
+  const fit = finish(kind, field, link, { ...s2, theta: full }, F, K, zeroColumns(d));
   fit.stage1 = { beta0, nll: s1.nll, steps: s1.steps };
   return fit;
 }
 
-function finish(kind: CouplingKind, field: FieldMode, link: Link, r: StageResult, F: number, K: number): GlauberFit {
-  const couplings = couplingsFromVector(kind, r.theta.subarray(0, K));
+/** Coupling columns that are zero on every row carry no information; their θ would stay at its initial value. */
+function zeroColumns(d: Design): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < d.couplingCols; k++) {
+    let any = false;
+    for (let r = 0; r < d.rows && !any; r++) any = d.X[r * d.cols + k] !== 0;
+    if (!any) out.push(k);
+  }
+  return out;
+}
+
+function finish(kind: CouplingKind, field: FieldMode, link: Link, r: StageResult, F: number, K: number, zero: number[]): GlauberFit {
+  const theta = Float64Array.from(r.theta);
+  for (const k of zero) theta[k] = 0;
+  const couplings = couplingsFromVector(kind, theta.subarray(0, K));
   const [fT, fF, uT, uF] = effectiveWeights(couplings);
   const effective: EffectiveWeights = { friendly: fT, unfriendly: uT };
   if (kind === 'five') {
@@ -138,6 +156,7 @@ function finish(kind: CouplingKind, field: FieldMode, link: Link, r: StageResult
     couplings,
     fieldWeights: Float64Array.from(r.theta.subarray(K, K + F)),
     effective,
+    unidentified: zero.map((k) => COUPLING_NAMES[kind][k]),
     nll: r.nll,
     objective: r.objective,
     steps: r.steps,
@@ -162,4 +181,3 @@ export function fieldsFor(e: Episode, field: FieldMode, w: ArrayLike<number>): F
   return g;
 }
 
-export { COUPLING_NAMES };
