@@ -57,7 +57,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     const { page } = await openPage(browser, '#/');
     await page.getByRole('heading', { name: 'Social Minds Lab', level: 1 }).waitFor();
     let focused = '';
-    for (let i = 0; i < 6 && focused !== 'Synchrony'; i++) {
+    for (let i = 0; i < 12 && focused !== 'Synchrony'; i++) {
       await page.keyboard.press('Tab');
       focused = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
     }
