@@ -5,7 +5,7 @@ import { effectiveWeights } from '../../src/core/ising/couplings';
 import { compareModels } from '../../src/core/ising/compare';
 import { synthEpisodes, relErr } from './ising-synth';
 
-describe('ε form and baselines (N = 32, T = 8)', () => {
+describe('ε form and baselines (N = 32, T = 8)', { timeout: 30_000 }, () => {
   it('continuous ε form on asynchronous data: ε and 2·(effective weights) recovered', () => {
     const truth = { kind: 'three' as const, betaPlus: 0.9, betaMinus: 0.9, beta0: 0.3 };
     const [tf, , tu] = effectiveWeights(truth);

@@ -19,46 +19,56 @@ export interface Problem {
 
 const LOG2 = Math.LN2;
 
-function softplus(x: number): number {
-  return x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
-}
-
 /**
  * NLL (mean) and its gradient at θ (length cols, plus one trailing θ₀ for 'eps'), in the units of X as given.
  * No penalty here; the optimiser adds it.
  */
 export function nllAndGradient(p: Problem, theta: ArrayLike<number>): { nll: number; grad: Float64Array } {
+  return p.link === 'logistic' ? logisticNll(p, Float64Array.from(theta)) : epsNll(p, Float64Array.from(theta));
+}
+
+function logisticNll(p: Problem, theta: Float64Array): { nll: number; grad: Float64Array } {
   const { rows, cols, X, y, offset } = p;
-  const grad = new Float64Array(cols + (p.link === 'eps' ? 1 : 0));
+  const grad = new Float64Array(cols);
   let nll = 0;
-  const eps = p.link === 'eps' ? 1 / (1 + Math.exp(-theta[cols])) : 0;
-  let gEps = 0;
-  for (let r = 0; r < rows; r++) {
-    const o = r * cols;
+  for (let r = 0, o = 0; r < rows; r++, o += cols) {
     let eta = offset ? offset[r] : 0;
     for (let k = 0; k < cols; k++) eta += X[o + k] * theta[k];
-    const yr = y[r];
-    let dEta: number;
-    if (p.link === 'logistic') {
-      nll += softplus(-yr * eta);
-      // d/dη log(1 + e^{−yη}) = −y σ(−yη)
-      const z = -yr * eta;
-      const sg = z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
-      dEta = -yr * sg;
-    } else {
-      const th = Math.tanh(eta);
-      const s = p.prev![r];
-      const m = (1 - eps) * s + eps * th;
-      const q = Math.max(1 + yr * m, 1e-300);
-      nll += LOG2 - Math.log(q);
-      const dM = -yr / q;
-      dEta = dM * eps * (1 - th * th);
-      gEps += dM * (th - s);
-    }
+    // z = −yη; one exp serves both log(1 + e^z) and σ(z).
+    const z = y[r] > 0 ? -eta : eta;
+    const e = Math.exp(-Math.abs(z));
+    nll += (z > 0 ? z : 0) + Math.log1p(e);
+    const sg = z >= 0 ? 1 / (1 + e) : e / (1 + e);
+    const dEta = y[r] > 0 ? -sg : sg; // d/dη log(1 + e^{−yη}) = −y σ(−yη)
     for (let k = 0; k < cols; k++) grad[k] += dEta * X[o + k];
   }
   for (let k = 0; k < cols; k++) grad[k] /= rows;
-  if (p.link === 'eps') grad[cols] = (gEps / rows) * eps * (1 - eps);
+  return { nll: nll / rows, grad };
+}
+
+function epsNll(p: Problem, theta: Float64Array): { nll: number; grad: Float64Array } {
+  const { rows, cols, X, y, offset } = p;
+  const prev = p.prev!;
+  const grad = new Float64Array(cols + 1);
+  const eps = 1 / (1 + Math.exp(-theta[cols]));
+  let nll = 0;
+  let gEps = 0;
+  for (let r = 0, o = 0; r < rows; r++, o += cols) {
+    let eta = offset ? offset[r] : 0;
+    for (let k = 0; k < cols; k++) eta += X[o + k] * theta[k];
+    const yr = y[r];
+    const th = Math.tanh(eta);
+    const s = prev[r];
+    const m = (1 - eps) * s + eps * th;
+    const q = Math.max(1 + yr * m, 1e-300);
+    nll += LOG2 - Math.log(q);
+    const dM = -yr / q;
+    const dEta = dM * eps * (1 - th * th);
+    gEps += dM * (th - s);
+    for (let k = 0; k < cols; k++) grad[k] += dEta * X[o + k];
+  }
+  for (let k = 0; k < cols; k++) grad[k] /= rows;
+  grad[cols] = (gEps / rows) * eps * (1 - eps);
   return { nll: nll / rows, grad };
 }
 
