@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineLab } from '../../core/config/lab-definition';
 import { group, modelIdField, probability, seedField } from '../../core/config/fields';
+import { CUSTOM_GRAPH_LIMITS, EDGE_CODE_PATTERN, checkEdgeCode } from './edge-code';
 
 export const opinionsLab = defineLab({
   name: 'opinions',
@@ -20,6 +21,22 @@ export const opinionsLab = defineLab({
       rank: z.number().int().min(1).max(64).default(10),
       frustration: probability(0.1),
     }),
+    // A graph drawn in the editor travels in the link as a compact edge list; nodes = 0 means "use the generator".
+    custom: z
+      .strictObject({
+        nodes: z.number().int().min(0).max(CUSTOM_GRAPH_LIMITS.nodes).default(0).describe(`Nodes of the graph drawn in the editor (at most ${CUSTOM_GRAPH_LIMITS.nodes}); 0 uses the generator`),
+        edges: z
+          .string()
+          .max(CUSTOM_GRAPH_LIMITS.chars)
+          .regex(EDGE_CODE_PATTERN, 'must be edges like "0+1,1-2" (i+j friendly, i-j unfriendly)')
+          .default('')
+          .describe('Edges "i+j" (friendly) or "i-j" (unfriendly), comma-separated; the editor writes this'),
+      })
+      .superRefine((c, ctx) => {
+        const problem = checkEdgeCode(c.edges, c.nodes);
+        if (problem) ctx.addIssue({ code: 'custom', path: ['edges'], message: problem });
+      })
+      .prefault({} as never),
     dynamics: group({
       betaFriendly: z.number().min(-20).max(20).default(1).describe('β⁺'),
       betaUnfriendly: z.number().min(-20).max(20).default(0.3).describe('β⁻'),
@@ -32,7 +49,31 @@ export const opinionsLab = defineLab({
       steps: z.number().int().min(1).max(100_000).default(200),
       replicas: z.number().int().min(1).max(256).default(4).describe('Independent runs from random starts, one episode each'),
       initialUp: probability(0.5).describe('Chance that a spin starts at +1'),
+      nodeFields: z
+        .array(z.number().min(-20).max(20))
+        .max(CUSTOM_GRAPH_LIMITS.nodes)
+        .default([])
+        .describe('Per-node fields g_i (e.g. g = wᵀφ from a fit), one per node; when given they replace Field'),
     }),
+    live: group({
+      stepsPerFrame: z.number().int().min(1).max(1000).default(1).describe('Speed: steps per frame (seed and speed fix the live trajectory)'),
+      convictionThreshold: probability(1 / 3).describe('Phase label: indifference while conviction c is below this'),
+      consensusThreshold: probability(0.5).describe('Phase label: consensus once |n| exceeds this (else polarization)'),
+    }),
+    sweep: z
+      .strictObject({
+        points: z.number().int().min(5).max(81).default(41).describe('Temperatures, log-spaced'),
+        tMin: z.number().min(0.01).max(100).default(0.05),
+        tMax: z.number().min(0.01).max(100).default(20),
+        steps: z.number().int().min(10).max(5000).default(500).describe('Synchronous steps per temperature and start'),
+        burn: z.number().int().min(0).max(4999).default(200).describe('Steps dropped before χ'),
+        starts: z.number().int().min(1).max(16).default(2).describe('Random starts s(0), averaged'),
+      })
+      .superRefine((s, ctx) => {
+        if (s.tMin >= s.tMax) ctx.addIssue({ code: 'custom', path: ['tMax'], message: 'must be above tMin' });
+        if (s.burn >= s.steps) ctx.addIssue({ code: 'custom', path: ['burn'], message: 'must be below steps' });
+      })
+      .prefault({} as never),
     community: group({
       model: modelIdField(),
       rounds: z.number().int().min(1).max(64).default(8).describe('T'),

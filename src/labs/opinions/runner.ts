@@ -1,14 +1,15 @@
 import { simulateGlauber } from '../../core/ising/simulate';
 import { createRng, hashSeed } from '../../core/rng';
 import { throwIfCancelled, yieldToEventLoop, type LabRunner } from '../../core/runs/runner';
-import { buildGraph, type OpinionsConfig } from './graph';
+import { configFields, configGraph, configNodeCount, simulationProblem, type OpinionsConfig } from './graph';
 
 /** Steps simulated between checks for cancellation and progress. */
 const CHUNK = 50;
 
 /**
  * Pure kinetic-Ising simulation: each episode is one replica, started from a seeded random s(0) on the graph that
- * the run seed fixes. Records hold n(t) per step; the final spins are kept as a tensor.
+ * the run seed fixes (or the custom graph the config carries). Random fields are quenched: drawn once from the run
+ * seed, shared by every replica. Records hold n(t) per step; the final spins are kept as a tensor.
  */
 export const opinionsRunner: LabRunner<OpinionsConfig> = {
   lab: 'opinions',
@@ -16,13 +17,15 @@ export const opinionsRunner: LabRunner<OpinionsConfig> = {
     if (config.mode === 'community') {
       return { episodes: 0, bytesPerEpisode: 0, models: [config.community.model], unavailable: 'LLM communities are not available in this build yet; switch the mode to "simulation".' };
     }
-    const n = config.graph.generator === 'square' || config.graph.generator === 'triangular' ? config.graph.side ** 2 : config.graph.agents;
+    const problem = simulationProblem(config);
+    if (problem) return { episodes: 0, bytesPerEpisode: 0, models: [], unavailable: problem };
+    const n = configNodeCount(config);
     return { episodes: config.dynamics.replicas, bytesPerEpisode: n + 40 * (config.dynamics.steps + 1), models: [] };
   },
   async runEpisode(config, ctx) {
-    const graph = buildGraph(config.graph, createRng(hashSeed(`${config.seed}/graph`)));
+    const graph = configGraph(config, createRng(hashSeed(`${config.seed}/graph`)));
     const d = config.dynamics;
-    const fields = d.field === 'none' ? 0 : d.field === 'uniform' ? d.fieldStrength : Float64Array.from({ length: graph.n }, () => d.fieldStrength * ctx.rng.normal());
+    const fields = configFields(d, graph.n, createRng(hashSeed(`${config.seed}/fields`)));
     const params = {
       couplings: { kind: 'three' as const, betaPlus: d.betaFriendly, betaMinus: d.betaUnfriendly, beta0: d.betaUnsigned },
       fields,
@@ -61,7 +64,7 @@ export const opinionsRunner: LabRunner<OpinionsConfig> = {
       const v = xs.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, xs.length);
       return { meanAbsN: m, varAbsN: v };
     });
-    const n = config.graph.generator === 'square' || config.graph.generator === 'triangular' ? config.graph.side ** 2 : config.graph.agents;
+    const n = configNodeCount(config);
     const avg = (f: (x: { meanAbsN: number; varAbsN: number }) => number) => perEpisode.reduce((a, x) => a + f(x), 0) / Math.max(1, perEpisode.length);
     return [{ name: 'magnetisation', value: { meanAbsN: avg((x) => x.meanAbsN), chi: n * avg((x) => x.varAbsN), episodes: episodes.length, note: 'second half of each replica' } }];
   },
