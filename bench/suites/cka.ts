@@ -1,0 +1,69 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { BenchSuite } from '../run.ts';
+import { cka } from '../../src/core/cka.ts';
+import { createRng } from '../../src/core/rng.ts';
+import { writeSafetensors } from '../../src/core/safetensors.ts';
+import type { LayerStack } from '../../src/core/ridge.ts';
+
+/** A CKA grid the size of two 1B-class models on the seed's probe count: 28 × 28 layers, m = 1000, H = 1024. */
+const M = 1000;
+const L = 28;
+const H = 1024;
+const PY = '/usr/bin/python3';
+
+function makeStack(seed: string): LayerStack {
+  const rng = createRng(seed);
+  const data = new Float32Array(M * L * H);
+  for (let i = 0; i < data.length; i++) data[i] = rng.normal();
+  // A shared direction per probe makes the grid non-trivial.
+  const common = createRng('common');
+  for (let i = 0; i < M; i++) {
+    const c = common.normal() * 3;
+    for (let l = 0; l < L; l++) for (let h = 0; h < 8; h++) data[(i * L + l) * H + h] += c * (1 + l / L);
+  }
+  return { data, n: M, L, H };
+}
+
+const suite: BenchSuite = {
+  title: 'CKA grid (28 × 28 layers, m = 1000 probes, H = 1024)',
+  async run() {
+    const x = makeStack('cka-x');
+    const y = makeStack('cka-y');
+    const t0 = performance.now();
+    const r = cka(x, y);
+    const ours = (performance.now() - t0) / 1000;
+    let pyLine = '| numpy (BLAS Gram per layer, then pair sums) | skipped: /usr/bin/python3 with numpy not found | |';
+    let ratio = '';
+    if (existsSync(PY)) {
+      const dir = mkdtempSync(join(tmpdir(), 'bench-cka-'));
+      try {
+        const file = join(dir, 'cka.safetensors');
+        writeFileSync(file, writeSafetensors({ x: { shape: [M, L, H], data: x.data }, y: { shape: [M, L, H], data: y.data } }));
+        const out = execFileSync(PY, [resolve(import.meta.dirname, '../py/seed_cka.py'), file], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 20 * 60_000 });
+        const py = JSON.parse(out) as { seconds: number; linear: number[][] };
+        let maxDiff = 0;
+        py.linear.forEach((row, i) => row.forEach((v, j) => (maxDiff = Math.max(maxDiff, Math.abs(v - r.linear.grid[i * L + j])))));
+        pyLine = `| numpy (BLAS Gram per layer, then pair sums) | ${py.seconds.toFixed(2)} s | linear only; max |Δ| vs ours ${maxDiff.toExponential(2)} |`;
+        ratio = `\n\nRatio ours / numpy = ${(ours / py.seconds).toFixed(2)}.`;
+      } catch (e) {
+        pyLine = `| numpy | failed: ${(e as Error).message.split('\n')[0]} | |`;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    return [
+      '| method | time | note |',
+      '|---|---|---|',
+      `| ours (TypeScript, float64): Gram once per layer, packed-triangle dots per pair | ${ours.toFixed(2)} s | linear + debiased, poolings, regions |`,
+      pyLine,
+      ratio,
+      '',
+      `linear global ${r.linear.global.toFixed(4)}, max-aligned ${r.linear.maxAligned.toFixed(4)}; debiased global ${r.debiased.global.toFixed(4)}. Goal: ≤ 2 s.`,
+    ].join('\n');
+  },
+};
+
+export default suite;

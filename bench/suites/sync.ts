@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { BenchSuite } from '../run.ts';
+import { createRng } from '../../src/core/rng.ts';
+import { writeSafetensors } from '../../src/core/safetensors.ts';
+import type { LayerStack } from '../../src/core/ridge.ts';
+import { groupedSplit, syncR2 } from '../../src/core/synchrony.ts';
+
+/**
+ * A SmolLM2-135M-shaped synchrony problem: 30 → 30 layers, H = 576, n = 1000 samples in 200 episode groups,
+ * 3 split seeds. States are a shared low-rank signal plus noise, so that R² varies across pairs as in real runs.
+ */
+const N = Number(process.env.SYNC_BENCH_N ?? 1000);
+const L = 30;
+const H = 576;
+const SEEDS = [0, 1, 2];
+const PY = '/usr/bin/python3';
+const PY_SOURCES = Number(process.env.SYNC_BENCH_PY_SOURCES ?? 1);
+
+function makeStack(rng: ReturnType<typeof createRng>, latent: Float64Array, rank: number, lag: number): LayerStack {
+  const data = new Float32Array(N * L * H);
+  for (let l = 0; l < L; l++) {
+    const W = Float64Array.from({ length: rank * H }, () => rng.normal() / Math.sqrt(rank));
+    const noise = 0.5 + (Math.abs(l - lag) / L) * 2;
+    for (let i = 0; i < N; i++) {
+      const o = (i * L + l) * H;
+      for (let h = 0; h < H; h++) {
+        let v = 0;
+        for (let r = 0; r < rank; r++) v += latent[i * rank + r] * W[r * H + h];
+        data[o + h] = v + noise * rng.normal() + (h % 7 === 0 ? 20 : 0);
+      }
+    }
+  }
+  return { data, n: N, L, H };
+}
+
+const suite: BenchSuite = {
+  title: 'SyncR² grid (30 × 30 layers, H = 576, n = 1000, 3 split seeds)',
+  async run() {
+    const rng = createRng('bench-sync');
+    const rank = 16;
+    const latent = Float64Array.from({ length: N * rank }, () => rng.normal());
+    const source = makeStack(rng, latent, rank, 10);
+    const target = makeStack(rng, latent, rank, 20);
+    const group = Int32Array.from({ length: N }, (_, i) => Math.floor(i / 5));
+    const t0 = performance.now();
+    const res = syncR2(source, target, group, { alpha: 0.1, splitSeeds: SEEDS });
+    const ours = (performance.now() - t0) / 1000;
+    const pairs = L * L * SEEDS.length;
+
+    let seedLine = '| numpy closed form per pair (seed method) | skipped: /usr/bin/python3 with numpy not found | | |';
+    let ratioLine = '';
+    let agree = '';
+    if (existsSync(PY)) {
+      const dir = mkdtempSync(join(tmpdir(), 'bench-sync-'));
+      try {
+        const masks = new Uint8Array(SEEDS.length * N);
+        SEEDS.forEach((s, k) => masks.set(groupedSplit(group, 0.2, s), k * N));
+        const file = join(dir, 'sync.safetensors');
+        writeFileSync(
+          file,
+          writeSafetensors({ source: { shape: [N, L, H], data: source.data }, target: { shape: [N, L, H], data: target.data }, masks: { shape: [SEEDS.length, N], data: masks } }),
+        );
+        const script = resolve(import.meta.dirname, '../py/seed_sync.py');
+        const outText = execFileSync(PY, [script, file, '0.1', String(PY_SOURCES)], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 30 * 60_000 });
+        const py = JSON.parse(outText) as { seconds: number; pairs: number; grid: number[][][] };
+        const perPair = py.seconds / py.pairs;
+        const extrapolated = perPair * pairs;
+        let maxDiff = 0;
+        py.grid.forEach((g, s) => g.forEach((row, a) => row.forEach((v, b) => (maxDiff = Math.max(maxDiff, Math.abs(v - res.r2PerSplit[s][a * L + b]))))));
+        seedLine = `| numpy closed form per pair (seed method) | ${extrapolated.toFixed(1)} s (extrapolated from ${py.pairs} pairs: ${(perPair * 1000).toFixed(0)} ms/pair) | ${pairs} | ${(pairs / extrapolated).toFixed(1)} |`;
+        ratioLine = `\n\n**Ratio ours / numpy = ${(ours / extrapolated).toFixed(3)}** (goal < 1).`;
+        agree = ` On the ${py.pairs} pairs numpy solved, the largest |ΔR²| against ours is ${maxDiff.toExponential(2)}.`;
+      } catch (e) {
+        seedLine = `| numpy closed form per pair (seed method) | failed: ${(e as Error).message.split('\n')[0]} | | |`;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    return [
+      '| method | time | pairs × splits | pairs/s |',
+      '|---|---|---|---|',
+      `| ours: shared-work ridge grid (TypeScript, float64) | ${ours.toFixed(2)} s | ${pairs} | ${(pairs / ours).toFixed(0)} |`,
+      seedLine,
+      ratioLine,
+      '',
+      `SyncR² = ${res.syncR2.toFixed(4)} ± ${res.se.toFixed(4)} (n_train ${res.nTrain.join('/')}, n_test ${res.nTest.join('/')}). Goal: ≤ 5 s absolute.${agree}`,
+    ].join('\n');
+  },
+};
+
+export default suite;
