@@ -162,5 +162,9 @@ describe('temperature sweep', () => {
     expect(r.chi[r.peakIndex]).toBeGreaterThan(3 * r.chi[20]);
     expect(r.chi[r.peakIndex]).toBeGreaterThan(3 * r.chi[0]);
     expect(() => temperatureSweep(PERSISTENCE, starts)).toThrow();
+    // the same law written in the ε form's tanh units (β/2) sweeps to the same curve
+    const half: DynamicsModel = { ...m, couplings: { kind: 'one', beta: 0.5 }, link: 'eps', eps: 0.5 };
+    const r2 = temperatureSweep(half, starts, { count: 21, tMin: 0.5, tMax: 3, steps: 300, burn: 100, seed: 1 });
+    expect(Array.from(r2.chi)).toEqual(Array.from(r.chi));
   });
 });

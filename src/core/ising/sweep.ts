@@ -8,6 +8,7 @@ import type { Episode } from './design';
 import { fieldsFor } from './fit';
 import type { DynamicsModel } from './models';
 import { simulateGlauber } from './simulate';
+import { couplingVector, couplingsFromVector } from './couplings';
 
 export interface SweepOptions {
   count?: number;
@@ -66,13 +67,16 @@ export function temperatureSweep(model: DynamicsModel, starts: readonly Episode[
   const burn = o.burn ?? 200;
   const rng = createRng(o.seed ?? 0);
   const chi = new Float64Array(temperatures.length);
-  const fields = starts.map((e) => fieldsFor(e, model.field, model.fieldWeights));
+  // An ε-form fit lives in tanh units: tanh(η) ⇔ σ(h) with h = 2η, so the sweep runs its Glauber equivalent.
+  const k = model.link === 'eps' ? 2 : 1;
+  const couplings = couplingsFromVector(model.couplings.kind, couplingVector(model.couplings).map((v) => k * v));
+  const fields = starts.map((e) => fieldsFor(e, model.field, model.fieldWeights).map((v) => k * v));
   temperatures.forEach((T, k) => {
     let acc = 0;
     starts.forEach((e, j) => {
       const r = simulateGlauber(
         e.graph,
-        { couplings: model.couplings, fields: fields[j], temperature: T, mode: 'sync', yTrue: e.yTrue },
+        { couplings, fields: fields[j], temperature: T, mode: 'sync', yTrue: e.yTrue },
         e.states.subarray(0, e.graph.n),
         steps,
         rng,
