@@ -9,7 +9,9 @@ import { predictProb, predictNext, rollout, rolloutStochastic, modelFromFit, typ
 import { scoreOneStep, scoreRollout, accumulate, emptyAccuracy } from '../../src/core/ising/scores';
 import { fitInteractionFree, fitMeanField, fitMajority, PERSISTENCE } from '../../src/core/ising/baselines';
 import { fitGlauber, fieldsFor, pqColumns } from '../../src/core/ising/fit';
-import { buildDesign, episodeSteps, featureCountOf, type Episode } from '../../src/core/ising/design';
+import { buildDesign, episodeSteps, featureCountOf, selectColumns, type Episode } from '../../src/core/ising/design';
+import { COUPLING_NAMES } from '../../src/core/ising/couplings';
+import { INDIVIDUAL_ARCHETYPES, GROUP_ARCHETYPES } from '../../src/core/ising/archetypes';
 import { temperatureSweep, logSpace } from '../../src/core/ising/sweep';
 import { simulateGlauber, sigmoid } from '../../src/core/ising/simulate';
 
@@ -86,6 +88,10 @@ describe('models, baselines and scores', () => {
     expect(() => buildDesign([{ ...eps[0], features: undefined }], 'one', 'features')).toThrow();
     expect(pqColumns(16, 3)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18]);
     expect(pqColumns(2, 3)).toEqual([]);
+    const sub = selectColumns(d, [2, 4]);
+    for (let r = 0; r < d.rows; r += 97) expect([sub[2 * r], sub[2 * r + 1]]).toEqual([d.X[r * d.cols + 2], d.X[r * d.cols + 4]]);
+    expect(Object.values(COUPLING_NAMES).map((c) => c.length)).toEqual([1, 3, 5]);
+    expect([INDIVIDUAL_ARCHETYPES.length, GROUP_ARCHETYPES.length]).toEqual([4, 5]);
   });
 
   it('predictions: persistence, majority, mean-field, interaction-free and Glauber laws', () => {

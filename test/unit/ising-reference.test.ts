@@ -8,7 +8,7 @@ import { buildDesign, type Episode } from '../../src/core/ising/design';
 import { nllAndGradient, adam, standardize, unstandardize, restandardize } from '../../src/core/ising/optimize';
 import { fitGlauber } from '../../src/core/ising/fit';
 import { balancedAccuracy } from '../../src/core/ising/scores';
-import { pca, pcaTransform, fieldFeatures } from '../../src/core/ising/features';
+import { pca, pcaTransform, fieldFeatures, symmetricEigen, FIELD_FEATURE_NAMES } from '../../src/core/ising/features';
 import { parabolaVertex, susceptibility } from '../../src/core/ising/sweep';
 import { quantile } from '../../src/core/ising/archetypes';
 import { createRng } from '../../src/core/rng';
@@ -99,7 +99,28 @@ describe('PCA vs sklearn', () => {
       expect(maxAbsDiff(pcaTransform(m, c.Xnew, 2), c.newScores)).toBeLessThan(1e-9);
     });
 
+  it('symmetric eigensolver: A·v = λ·v, orthonormal vectors, descending values', () => {
+    const n = 6;
+    const A = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) A[i * n + j] = A[j * n + i] = Math.cos(i * 3 + j * 1.7);
+    const { values, vectors } = symmetricEigen(A, n);
+    for (let q = 0; q < n; q++) {
+      if (q > 0) expect(values[q]).toBeLessThanOrEqual(values[q - 1]);
+      for (let i = 0; i < n; i++) {
+        let av = 0;
+        for (let j = 0; j < n; j++) av += A[i * n + j] * vectors[j * n + q];
+        expect(av).toBeCloseTo(values[q] * vectors[i * n + q], 10);
+      }
+      for (let r = 0; r < n; r++) {
+        let dot = 0;
+        for (let i = 0; i < n; i++) dot += vectors[i * n + q] * vectors[i * n + r];
+        expect(dot).toBeCloseTo(q === r ? 1 : 0, 10);
+      }
+    }
+  });
+
   it('fieldFeatures rebuilds the fixture φ = [1 | p | q | p⊗q]', () => {
+    expect(FIELD_FEATURE_NAMES.length).toBe(16);
     const e = tr.episodes[0];
     const { features, featureCount } = fieldFeatures(e.p, tr.n, e.q);
     expect(featureCount).toBe(16);

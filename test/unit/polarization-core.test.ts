@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createRng } from '../../src/core/rng';
-import { polarization, homophily, opinionDistribution, linkHomophily, echoChamberTable } from '../../src/core/polarization/metrics';
+import { polarization, homophily, opinionDistribution, linkHomophily, echoChamberTable, LEVELS } from '../../src/core/polarization/metrics';
 import { coevolvingVoter, boundedConfidence, initialOpinions } from '../../src/core/polarization/classic';
 import { ringLattice } from '../../src/core/graphs/directed';
 
@@ -19,6 +19,7 @@ describe('metrics vs numpy', () => {
   });
 
   it('final distribution', () => {
+    expect(LEVELS).toEqual([-2, -1, 0, 1, 2]);
     expect(opinionDistribution(fx.history[fx.history.length - 1])).toEqual(fx.distribution);
   });
 
