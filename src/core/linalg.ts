@@ -1,15 +1,26 @@
 /**
  * Small float64 linear-algebra toolkit on row-major Float64Arrays.
  *
- * Everything heavy is phrased as "rows dot rows" (C = A·Bᵀ), because V8 does not vectorise and the only speed
- * that plain JS can get is from keeping a register tile of accumulators while streaming two contiguous rows.
- * A 2×4 tile measured ~1.8 GMAC/s here; the NN axpy form was ~4× slower.
+ * Everything heavy is phrased as "rows dot rows" (C = A·Bᵀ): contiguous rows stream through a register tile of
+ * accumulators. Large products go to the WebAssembly SIMD kernel (simd-gemm.ts, ~2× the JS tile); small ones and
+ * hosts without wasm SIMD use the JS tile.
  */
+
+import { gemmNTSimd } from './simd-gemm';
 
 export type Mat = Float64Array;
 
+/** Below this many multiply-adds the copy into wasm memory costs more than SIMD saves. */
+const SIMD_MIN_WORK = 1 << 16;
+
 /** C (m×n) = A (m×k) · B (n×k)ᵀ. With `symmetric` (A and B the same rows), only j ≥ i tiles are computed. */
 export function gemmNT(A: Mat, B: Mat, m: number, n: number, k: number, C: Mat = new Float64Array(m * n), symmetric = false): Mat {
+  if (m * n * k >= SIMD_MIN_WORK && gemmNTSimd(A, symmetric ? null : B, m, n, k, C, symmetric)) return C;
+  return gemmNTScalar(A, B, m, n, k, C, symmetric);
+}
+
+/** The plain-JS kernel: a 2×4 register tile (~1.8 GMAC/s here; the NN axpy form was ~4× slower). */
+export function gemmNTScalar(A: Mat, B: Mat, m: number, n: number, k: number, C: Mat = new Float64Array(m * n), symmetric = false): Mat {
   const m2 = m - (m % 2);
   const n4 = n - (n % 4);
   for (let i = 0; i < m2; i += 2) {
@@ -79,7 +90,10 @@ export function matmul(A: Mat, B: Mat, m: number, k: number, n: number): Mat {
   return gemmNT(A, transpose(B, k, n), m, n, k);
 }
 
-/** In-place Cholesky S = L·Lᵀ (lower triangle written, upper zeroed). Throws when S is not positive definite. */
+/**
+ * In-place Cholesky S = L·Lᵀ (lower triangle written, upper zeroed). Throws when S is not positive definite.
+ * Below each pivot, four rows are updated together so that each load of row j feeds four accumulators.
+ */
 export function cholesky(S: Mat, n: number): Mat {
   for (let j = 0; j < n; j++) {
     const rj = j * n;
@@ -88,7 +102,26 @@ export function cholesky(S: Mat, n: number): Mat {
     d = Math.sqrt(d);
     S[rj + j] = d;
     const inv = 1 / d;
-    for (let i = j + 1; i < n; i++) {
+    let i = j + 1;
+    for (; i + 4 <= n; i += 4) {
+      const r0 = i * n;
+      const r1 = r0 + n;
+      const r2 = r1 + n;
+      const r3 = r2 + n;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (let p = 0; p < j; p++) {
+        const l = S[rj + p];
+        s0 += S[r0 + p] * l;
+        s1 += S[r1 + p] * l;
+        s2 += S[r2 + p] * l;
+        s3 += S[r3 + p] * l;
+      }
+      S[r0 + j] = (S[r0 + j] - s0) * inv;
+      S[r1 + j] = (S[r1 + j] - s1) * inv;
+      S[r2 + j] = (S[r2 + j] - s2) * inv;
+      S[r3 + j] = (S[r3 + j] - s3) * inv;
+    }
+    for (; i < n; i++) {
       const ri = i * n;
       S[ri + j] = (S[ri + j] - dot(S, ri, S, rj, j)) * inv;
     }
@@ -99,10 +132,49 @@ export function cholesky(S: Mat, n: number): Mat {
 
 /**
  * Solves (L·Lᵀ) f = x for each of the r rows of X (r×n) in place. Lt is Lᵀ (row-major), so that the back
- * substitution also walks contiguous rows.
+ * substitution also walks contiguous rows. Four right-hand sides go together, sharing each load of L.
  */
 export function cholSolveRows(L: Mat, Lt: Mat, n: number, X: Mat, r: number): Mat {
-  for (let q = 0; q < r; q++) {
+  let q = 0;
+  for (; q + 4 <= r; q += 4) {
+    const o0 = q * n;
+    const o1 = o0 + n;
+    const o2 = o1 + n;
+    const o3 = o2 + n;
+    for (let i = 0; i < n; i++) {
+      const ri = i * n;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (let p = 0; p < i; p++) {
+        const l = L[ri + p];
+        s0 += l * X[o0 + p];
+        s1 += l * X[o1 + p];
+        s2 += l * X[o2 + p];
+        s3 += l * X[o3 + p];
+      }
+      const inv = 1 / L[ri + i];
+      X[o0 + i] = (X[o0 + i] - s0) * inv;
+      X[o1 + i] = (X[o1 + i] - s1) * inv;
+      X[o2 + i] = (X[o2 + i] - s2) * inv;
+      X[o3 + i] = (X[o3 + i] - s3) * inv;
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      const ri = i * n;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (let p = i + 1; p < n; p++) {
+        const l = Lt[ri + p];
+        s0 += l * X[o0 + p];
+        s1 += l * X[o1 + p];
+        s2 += l * X[o2 + p];
+        s3 += l * X[o3 + p];
+      }
+      const inv = 1 / Lt[ri + i];
+      X[o0 + i] = (X[o0 + i] - s0) * inv;
+      X[o1 + i] = (X[o1 + i] - s1) * inv;
+      X[o2 + i] = (X[o2 + i] - s2) * inv;
+      X[o3 + i] = (X[o3 + i] - s3) * inv;
+    }
+  }
+  for (; q < r; q++) {
     const o = q * n;
     for (let i = 0; i < n; i++) X[o + i] = (X[o + i] - dot(L, i * n, X, o, i)) / L[i * n + i];
     for (let i = n - 1; i >= 0; i--) {

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { ols, partialCorrelation, pearson } from '../../src/core/stats';
 import { mixedLM, parseFormula } from '../../src/core/mixedlm';
 import { betaInc, normalQuantile, normalTwoSided, tQuantile, tTwoSided } from '../../src/core/special';
-import { cholesky, gemmNT, matmul, spdInverse, spdLogDet, spdSolve, transpose } from '../../src/core/linalg';
+import { cholesky, gemmNT, gemmNTScalar, matmul, spdInverse, spdLogDet, spdSolve, transpose } from '../../src/core/linalg';
+import { gemmNTSimd, simdAvailable } from '../../src/core/simd-gemm';
 
 const f = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/compute/stats.json'), 'utf8'));
 
@@ -128,5 +129,22 @@ describe('linalg kernels vs naive loops', () => {
     for (let i = 0; i < m; i++) ld += 2 * Math.log(L[i * m + i]);
     expect(spdLogDet(P, m)).toBeCloseTo(ld, 12);
     expect(() => cholesky(Float64Array.from([1, 2, 2, 1]), 2)).toThrow(/positive definite/);
+  });
+  it('the WebAssembly SIMD kernel equals naive sums for odd, even, symmetric and large shapes', () => {
+    expect(simdAvailable()).toBe(true);
+    let s = 7;
+    const rnd = () => ((s = (s * 48271) % 2147483647) / 2147483647) - 0.5;
+    for (const [m, n, k, sym] of [[1, 1, 1, false], [3, 5, 7, false], [6, 6, 3, true], [9, 9, 11, true], [130, 67, 301, false], [97, 97, 64, true]] as const) {
+      const A = Float64Array.from({ length: m * k }, rnd);
+      const B = sym ? A : Float64Array.from({ length: n * k }, rnd);
+      const C = gemmNTSimd(A, sym ? null : B, m, n, k, new Float64Array(m * n), sym)!;
+      for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) {
+        let t = 0;
+        for (let p = 0; p < k; p++) t += A[i * k + p] * B[j * k + p];
+        expect(Math.abs(C[i * n + j] - t)).toBeLessThan(1e-12);
+      }
+      const J = gemmNTScalar(A, B, m, n, k, undefined, sym);
+      expect(maxRel(C, J)).toBeLessThan(1e-10);
+    }
   });
 });

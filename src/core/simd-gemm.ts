@@ -1,0 +1,216 @@
+/**
+ * C = A·Bᵀ (rows dot rows) in WebAssembly SIMD (f64x2), for the Gram and cross products that dominate the ridge
+ * and CKA grids. Plain JS tops out near one multiply-add per cycle because V8 does not vectorise; two-lane f64
+ * SIMD roughly doubles that. The module is assembled here from a few dozen opcodes (no toolchain, no binary blob),
+ * and every caller falls back to the JS kernel when WebAssembly SIMD is unavailable.
+ *
+ * Kernel: a 2×4 tile of C with eight f64x2 accumulators, streaming k two lanes at a time. Inputs are copied into
+ * the module's memory padded to m even, n a multiple of 4 and k even (zero padding does not change the sums).
+ */
+
+const enum Op {
+  block = 0x02,
+  loop = 0x03,
+  br = 0x0c,
+  brIf = 0x0d,
+  end = 0x0b,
+  get = 0x20,
+  set = 0x21,
+  i32const = 0x41,
+  i32ge = 0x4e,
+  i32add = 0x6a,
+  i32mul = 0x6c,
+  i32and = 0x71,
+  f64add = 0xa0,
+  f64store = 0x39,
+  select = 0x1b,
+  simd = 0xfd,
+}
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n) b |= 0x80;
+    out.push(b);
+  } while (n);
+  return out;
+}
+
+function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+}
+
+function section(id: number, body: number[]): number[] {
+  return [id, ...uleb(body.length), ...body];
+}
+
+function vec(items: number[][]): number[] {
+  return [...uleb(items.length), ...items.flat()];
+}
+
+// Parameters: 0 a, 1 b, 2 c (byte offsets), 3 m, 4 n, 5 kb (row stride in bytes), 6 sym.
+// i32 locals: 7 i, 8 j, 9 p, 10 a0, 11 a1, 12 b0, 13 b1, 14 b2, 15 b3, 16 crow.
+// v128 locals: 17 va0, 18 va1, 19 vb, 20..27 accumulators (row r, column q → 20 + 4r + q).
+const P = { a: 0, b: 1, c: 2, m: 3, n: 4, kb: 5, sym: 6 };
+const L = { i: 7, j: 8, p: 9, a0: 10, a1: 11, b0: 12, b1: 13, b2: 14, b3: 15, crow: 16, va0: 17, va1: 18, vb: 19, acc: 20 };
+
+function body(): number[] {
+  const c: number[] = [];
+  const get = (x: number) => c.push(Op.get, ...uleb(x));
+  const set = (x: number) => c.push(Op.set, ...uleb(x));
+  const i32 = (x: number) => c.push(Op.i32const, ...sleb(x));
+  const simd = (op: number, ...imm: number[]) => c.push(Op.simd, ...uleb(op), ...imm);
+  const v128load = () => simd(0x00, 4, 0); // align 2^4, offset 0
+  const f64x2add = () => simd(0xf0);
+  const f64x2mul = () => simd(0xf2);
+  const lane = (l: number) => simd(0x21, l);
+  const zero = () => simd(0x0c, ...new Array(16).fill(0));
+
+  // i = 0
+  i32(0); set(L.i);
+  c.push(Op.block, 0x40, Op.loop, 0x40);
+  // if (i >= m) break
+  get(L.i); get(P.m); c.push(Op.i32ge, Op.brIf, 1);
+  // a0 = a + i*kb; a1 = a0 + kb
+  get(P.a); get(L.i); get(P.kb); c.push(Op.i32mul, Op.i32add); set(L.a0);
+  get(L.a0); get(P.kb); c.push(Op.i32add); set(L.a1);
+  // j = sym ? i & ~3 : 0
+  get(L.i); i32(-4); c.push(Op.i32and); i32(0); get(P.sym); c.push(Op.select); set(L.j);
+  c.push(Op.block, 0x40, Op.loop, 0x40);
+  get(L.j); get(P.n); c.push(Op.i32ge, Op.brIf, 1);
+  get(P.b); get(L.j); get(P.kb); c.push(Op.i32mul, Op.i32add); set(L.b0);
+  get(L.b0); get(P.kb); c.push(Op.i32add); set(L.b1);
+  get(L.b1); get(P.kb); c.push(Op.i32add); set(L.b2);
+  get(L.b2); get(P.kb); c.push(Op.i32add); set(L.b3);
+  for (let q = 0; q < 8; q++) {
+    zero();
+    set(L.acc + q);
+  }
+  i32(0); set(L.p);
+  c.push(Op.block, 0x40, Op.loop, 0x40);
+  get(L.p); get(P.kb); c.push(Op.i32ge, Op.brIf, 1);
+  get(L.a0); get(L.p); c.push(Op.i32add); v128load(); set(L.va0);
+  get(L.a1); get(L.p); c.push(Op.i32add); v128load(); set(L.va1);
+  const bs = [L.b0, L.b1, L.b2, L.b3];
+  for (let q = 0; q < 4; q++) {
+    get(bs[q]); get(L.p); c.push(Op.i32add); v128load(); set(L.vb);
+    for (let r = 0; r < 2; r++) {
+      const acc = L.acc + 4 * r + q;
+      get(acc); get(r === 0 ? L.va0 : L.va1); get(L.vb); f64x2mul(); f64x2add(); set(acc);
+    }
+  }
+  get(L.p); i32(16); c.push(Op.i32add); set(L.p);
+  c.push(Op.br, 0, Op.end, Op.end);
+  // crow = c + (i*n + j)*8; store row 0 then row 1 (offset n*8)
+  for (let r = 0; r < 2; r++) {
+    get(P.c); get(L.i); i32(r); c.push(Op.i32add); get(P.n); c.push(Op.i32mul); get(L.j); c.push(Op.i32add); i32(8); c.push(Op.i32mul, Op.i32add); set(L.crow);
+    for (let q = 0; q < 4; q++) {
+      get(L.crow);
+      get(L.acc + 4 * r + q); lane(0);
+      get(L.acc + 4 * r + q); lane(1);
+      c.push(Op.f64add, Op.f64store, 3, ...uleb(8 * q));
+    }
+  }
+  get(L.j); i32(4); c.push(Op.i32add); set(L.j);
+  c.push(Op.br, 0, Op.end, Op.end);
+  get(L.i); i32(2); c.push(Op.i32add); set(L.i);
+  c.push(Op.br, 0, Op.end, Op.end);
+  c.push(Op.end);
+  const locals = vec([
+    [...uleb(10), 0x7f],
+    [...uleb(11), 0x7b],
+  ]);
+  const fn = [...locals, ...c];
+  return [...uleb(fn.length), ...fn];
+}
+
+function moduleBytes(): Uint8Array {
+  const I32 = 0x7f;
+  const type = section(1, vec([[0x60, ...vec(new Array(7).fill([I32])), 0x00]]));
+  const str = (t: string) => [t.length, ...[...t].map((ch) => ch.charCodeAt(0))];
+  // import "env" "mem": a memory (kind 2) with flags 0 (no maximum) and a minimum of 1 page
+  const imp = section(2, vec([[...str('env'), ...str('mem'), 0x02, 0x00, 0x01]]));
+  const func = section(3, vec([[0]]));
+  const exp = section(7, vec([[...str('gemmNT'), 0x00, 0]]));
+  const code = section(10, vec([body()]));
+  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...type, ...imp, ...func, ...exp, ...code]);
+}
+
+interface Kernel {
+  memory: WebAssembly.Memory;
+  run: (a: number, b: number, c: number, m: number, n: number, kb: number, sym: number) => void;
+}
+
+let kernel: Kernel | null | undefined;
+
+function getKernel(): Kernel | null {
+  if (kernel !== undefined) return kernel;
+  kernel = null;
+  try {
+    if (typeof WebAssembly === 'undefined') return null;
+    const bytes = moduleBytes();
+    if (!WebAssembly.validate(bytes)) return null;
+    const memory = new WebAssembly.Memory({ initial: 16 });
+    const inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { mem: memory } });
+    kernel = { memory, run: inst.exports.gemmNT as Kernel['run'] };
+  } catch {
+    kernel = null;
+  }
+  return kernel;
+}
+
+/** Whether the SIMD kernel is available here (it is in Node ≥ 16 and current browsers). */
+export function simdAvailable(): boolean {
+  return getKernel() !== null;
+}
+
+/**
+ * C (m×n) = A (m×k) · B (n×k)ᵀ with the SIMD kernel, or null when it is unavailable or the operands would not fit
+ * in 2 GiB of wasm memory. With `symmetric`, only tiles with j ≥ i are computed and the lower triangle is mirrored.
+ */
+export function gemmNTSimd(A: Float64Array, B: Float64Array | null, m: number, n: number, k: number, C: Float64Array, symmetric: boolean): Float64Array | null {
+  const K = getKernel();
+  if (!K) return null;
+  const kp = k + (k & 1);
+  const mp = m + (m & 1);
+  const np = n + ((4 - (n % 4)) % 4);
+  const same = B === null || B === A;
+  const rowsB = same ? Math.max(mp, np) : np;
+  const aBytes = (same ? rowsB : mp) * kp * 8;
+  const bBytes = same ? 0 : np * kp * 8;
+  const cBytes = mp * np * 8;
+  const need = aBytes + bBytes + cBytes;
+  if (need > 2 ** 31 - 2 ** 20) return null;
+  const have = K.memory.buffer.byteLength;
+  if (need > have) K.memory.grow(Math.ceil((need - have) / 65536));
+  const buf = K.memory.buffer;
+  const a = new Float64Array(buf, 0, aBytes / 8);
+  const pack = (dst: Float64Array, src: Float64Array, rows: number, padRows: number) => {
+    if (kp === k) dst.set(src.subarray(0, rows * k));
+    else for (let r = 0; r < rows; r++) {
+      dst.set(src.subarray(r * k, r * k + k), r * kp);
+      dst[r * kp + k] = 0;
+    }
+    dst.fill(0, rows * kp, padRows * kp);
+  };
+  pack(a, A, m, same ? rowsB : mp);
+  const bOff = same ? 0 : aBytes;
+  if (!same) pack(new Float64Array(buf, aBytes, bBytes / 8), B!, n, np);
+  const cOff = aBytes + bBytes;
+  K.run(0, bOff, cOff, mp, np, kp * 8, symmetric ? 1 : 0);
+  const c = new Float64Array(buf, cOff, mp * np);
+  for (let i = 0; i < m; i++) C.set(c.subarray(i * np, i * np + n), i * n);
+  if (symmetric) for (let i = 0; i < m; i++) for (let j = 0; j < i; j++) C[i * n + j] = C[j * n + i];
+  return C;
+}
