@@ -77,7 +77,7 @@ export function simulateGlauber(
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);
     b = (c + (c << 3)) | 0;
-    c = ((c << 21) | (c >>> 11)) + t;
+    c = (((c << 21) | (c >>> 11)) + t) | 0;
   }
 
   // Split CSR by sign once, so the hot loop sums friendly and unfriendly neighbours without a branch per edge.
@@ -121,19 +121,8 @@ export function simulateGlauber(
       }
       let sf = 0;
       let su = 0;
-      if (lattice) {
-        const r = (i / side) | 0;
-        const col0 = i - r * side;
-        const row = i - col0;
-        sf =
-          cur[col0 === 0 ? i + side - 1 : i - 1] +
-          cur[col0 === side - 1 ? row : i + 1] +
-          cur[r === 0 ? i + n - side : i - side] +
-          cur[r === side - 1 ? col0 : i + side];
-      } else {
-        for (let p = fPtr[i], e = fPtr[i + 1]; p < e; p++) sf += cur[fCol[p]];
-        for (let p = uPtr[i], e = uPtr[i + 1]; p < e; p++) su += cur[uCol[p]];
-      }
+      for (let p = fPtr[i], e = fPtr[i + 1]; p < e; p++) sf += cur[fCol[p]];
+      for (let p = uPtr[i], e = uPtr[i + 1]; p < e; p++) su += cur[uCol[p]];
       let thr: number;
       if (tableOk) thr = table[(sf + maxF) * WU + (su + maxU)];
       else {
