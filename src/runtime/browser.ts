@@ -17,7 +17,8 @@ function appBase(): string {
 function resolveLocal(model: string): ResolvedModel | undefined {
   const entry = REGISTRY.find((e) => e.source === 'local' && (e.id === model || e.repo === model));
   if (!entry) return undefined;
-  return { id: entry.id, repo: entry.repo, source: 'local', localDir: new URL('models/', appBase()).href, revision: null, entry, warnings: [] };
+  // a path, not a URL: transformers.js only treats non-URL local paths as local files (metadata probes included)
+  return { id: entry.id, repo: entry.repo, source: 'local', localDir: new URL('models/', appBase()).pathname, revision: null, entry, warnings: [] };
 }
 
 let gpuInfo: Promise<GpuInfo | null> | null = null;

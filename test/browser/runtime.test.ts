@@ -1,0 +1,81 @@
+/**
+ * The model runtime in Chromium, on the BUILT app: the diagnostics panel loads the embedded model in a model worker,
+ * runs the PyTorch fixture's prompts and shows the max abs difference of the hidden states.
+ *  - wasm: fp32 within 1e-5 (the fixture's fp32 tolerance), greedy tokens equal;
+ *  - webgpu (SwiftShader in headless Chromium): fp32 within WEBGPU_FP32_TOL (what SwiftShader reaches, see
+ *    docs/runtime.md), q4 within the fixture's q4 tolerance.
+ * No console errors in either flavour.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { FLAVOURS, launch, openPage, type Flavour } from './setup/browser';
+
+const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/embedded/hidden_states.json'), 'utf8')) as {
+  tolerances: { fp32: { hidden_max_abs: number }; q4: { hidden_max_abs: number } };
+  cases: unknown[];
+};
+/** SwiftShader runs WebGPU on the CPU in fp32: measured 7.7e-6 on the smoke build (docs/runtime.md); 2e-5 leaves room. */
+const WEBGPU_FP32_TOL = 2e-5;
+
+/** The shell mounts the panel at #/models; until it does, the stand-alone diagnostics.html page has it. */
+async function openDiagnostics(browser: Browser): Promise<{ page: Page; errors: string[] }> {
+  const opened = await openPage(browser, '#/models');
+  const panel = opened.page.getByTestId('model-diagnostics');
+  if (await panel.waitFor({ timeout: 3000 }).then(() => true, () => false)) return opened;
+  await opened.page.context().close();
+  return openPage(browser, 'diagnostics.html');
+}
+
+async function runDiagnostics(page: Page, device: string, dtype: string) {
+  await page.getByTestId('diag-device').selectOption(device);
+  await page.getByTestId('diag-dtype').selectOption(dtype);
+  await page.getByTestId('diag-run').click();
+  const status = page.getByTestId('diag-status');
+  await expect.poll(async () => status.getAttribute('data-status'), { timeout: 200_000, interval: 500 }).toMatch(/done|error/);
+  const state = await status.getAttribute('data-status');
+  if (state === 'error') throw new Error(`diagnostics failed: ${await page.getByTestId('diag-error').textContent()}`);
+  return {
+    backend: await page.getByTestId('diag-backend').textContent(),
+    dtype: await page.getByTestId('diag-dtype-used').textContent(),
+    maxAbsDiff: Number(await page.getByTestId('diag-max-abs-diff').getAttribute('data-value')),
+    greedyEqual: Number(await page.getByTestId('diag-greedy').getAttribute('data-value')),
+    decodeTps: Number(await page.getByTestId('diag-tps').getAttribute('data-decode')),
+  };
+}
+
+for (const flavour of FLAVOURS as Flavour[]) {
+  describe(`model runtime in the browser (${flavour})`, () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launch(flavour);
+    });
+    afterAll(() => browser?.close());
+
+    it(`fp32 hidden states match the PyTorch fixture on ${flavour}`, async () => {
+      const { page, errors } = await openDiagnostics(browser);
+      const r = await runDiagnostics(page, flavour, 'fp32');
+      console.info(`[runtime ${flavour}] fp32 max abs diff ${r.maxAbsDiff.toExponential(2)}, greedy equal ${r.greedyEqual}/${fixture.cases.length}, decode ${r.decodeTps.toFixed(1)} tok/s`);
+      expect(r.backend).toBe(flavour);
+      expect(r.dtype).toBe('fp32');
+      expect(r.maxAbsDiff).toBeLessThanOrEqual(flavour === 'wasm' ? fixture.tolerances.fp32.hidden_max_abs : WEBGPU_FP32_TOL);
+      if (flavour === 'wasm') expect(r.greedyEqual).toBe(fixture.cases.length);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+
+    if (flavour === 'webgpu') {
+      it('q4 hidden states are within the fixture q4 tolerance on WebGPU (SwiftShader)', async () => {
+        const { page, errors } = await openDiagnostics(browser);
+        const r = await runDiagnostics(page, 'webgpu', 'q4');
+        console.info(`[runtime webgpu] q4 max abs diff ${r.maxAbsDiff.toExponential(2)}`);
+        expect(r.backend).toBe('webgpu');
+        expect(r.dtype).toBe('q4');
+        expect(r.maxAbsDiff).toBeLessThanOrEqual(fixture.tolerances.q4.hidden_max_abs);
+        expect(errors).toEqual([]);
+        await page.context().close();
+      });
+    }
+  });
+}
