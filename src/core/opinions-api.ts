@@ -9,11 +9,11 @@ import { ringLattice, randomDirected, smallWorld, type DirectedGraph } from './g
 import type { SignedGraph } from './graphs/signed';
 import { simulateGlauber, type GlauberParams, type SimulationResult } from './ising/simulate';
 import { fitGlauber, type FitOptions, type GlauberFit } from './ising/fit';
-import type { Episode } from './ising/design';
+import { spinsFromVoteMeans, type Episode } from './ising/design';
 import { compareModels, type Comparison } from './ising/compare';
 import { rolloutStochastic, type DynamicsModel } from './ising/models';
 import { temperatureSweep, type SweepOptions, type SweepResult } from './ising/sweep';
-import { pca, fieldFeatures, type PcaModel } from './ising/features';
+import { pca, fieldFeatures, embeddingFieldFeatures, type EmbeddingFeatures, type PcaModel } from './ising/features';
 import { individualArchetypes, groupArchetype, netOpinion, conviction, regimes, correctness } from './ising/archetypes';
 import { echoChamberTable, homophily, linkHomophily, opinionDistribution, polarization, type EchoTable } from './polarization/metrics';
 import { boundedConfidence, coevolvingVoter, initialOpinions, type BaselineRun } from './polarization/classic';
@@ -76,6 +76,12 @@ export const opinionsCompute = {
   },
   fieldFeatures(p: ArrayLike<number>, n: number, q: ArrayLike<number>) {
     return fieldFeatures(p, n, q);
+  },
+  embeddingFieldFeatures(personas: ArrayLike<number>, nPersonas: number, questions: ArrayLike<number>, nQuestions: number, dim: number, k = 3): EmbeddingFeatures {
+    return embeddingFieldFeatures(personas, nPersonas, questions, nQuestions, dim, k);
+  },
+  spinsFromVoteMeans(obar: ArrayLike<number>, n: number): Int8Array {
+    return spinsFromVoteMeans(obar, n);
   },
   describeGroup(o: ArrayLike<number>, n: number, delta = 0.2) {
     const net = netOpinion(o, n);

@@ -46,6 +46,19 @@ describe('opinions/polarization compute API', () => {
     const m = roundTrip(api.pca(X, 8, 5, 3));
     expect(m.scores.length).toBe(24);
     expect(api.fieldFeatures(m.scores, 8, [0.1, 0.2, 0.3]).featureCount).toBe(16);
+    expect(() => api.fieldFeatures(m.scores, 7, [0.1, 0.2, 0.3])).toThrow();
+    const Q = Float64Array.from({ length: 4 * 5 }, (_, i) => Math.cos(i * 0.7));
+    const ef = roundTrip(api.embeddingFieldFeatures(X, 8, Q, 4, 5));
+    expect(ef.features.length).toBe(4);
+    expect(ef.featureCount).toBe(16);
+    const qp = api.pca(Q, 4, 5, 3);
+    const direct = api.fieldFeatures(m.scores, 8, qp.scores.subarray(6, 9)).features;
+    expect(Array.from(ef.features[2])).toEqual(Array.from(direct));
+    const two = api.embeddingFieldFeatures(X, 8, Q.subarray(0, 10), 2, 5); // 2 questions → 1 component, padded
+    expect(two.featureCount).toBe(16);
+    expect(two.features[0].length).toBe(8 * 16);
+    expect(two.features[0][6]).toBe(0); // q3 is padding
+    expect(Array.from(api.spinsFromVoteMeans([0.2, -0.6, 0, 0, -0.2, 0], 2))).toEqual([1, -1, 1, -1, -1, -1]);
   });
 
   it('polarization graphs, metrics and baselines', () => {

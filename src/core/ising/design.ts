@@ -91,3 +91,13 @@ export function selectColumns(d: Design, keep: readonly number[]): Float64Array 
   for (let r = 0; r < d.rows; r++) for (let k = 0; k < keep.length; k++) out[r * keep.length + k] = d.X[r * d.cols + keep[k]];
   return out;
 }
+
+/**
+ * Spins from vote means ō ((T+1)·N, row t = round t): s = sign(ō). A tie (ō = 0, possible only with an even
+ * number of votes) keeps the agent's previous spin, and is +1 in round 0.
+ */
+export function spinsFromVoteMeans(obar: ArrayLike<number>, n: number): Int8Array {
+  const out = new Int8Array(obar.length);
+  for (let k = 0; k < obar.length; k++) out[k] = obar[k] > 0 ? 1 : obar[k] < 0 ? -1 : k < n ? 1 : out[k - n];
+  return out;
+}

@@ -163,6 +163,7 @@ export function pcaTransform(m: PcaModel, X: ArrayLike<number>, rows: number): F
  */
 export function fieldFeatures(p: ArrayLike<number>, n: number, q: ArrayLike<number>): { features: Float64Array; featureCount: number } {
   const d = q.length;
+  if (p.length !== n * d) throw new Error(`fieldFeatures: p has ${p.length} values, expected ${n}×${d}`);
   const F = 1 + 2 * d + d * d;
   const out = new Float64Array(n * F);
   for (let i = 0; i < n; i++) {
@@ -183,3 +184,39 @@ export const FIELD_FEATURE_NAMES = [
   'q1', 'q2', 'q3',
   'p1q1', 'p1q2', 'p1q3', 'p2q1', 'p2q2', 'p2q3', 'p3q1', 'p3q2', 'p3q3',
 ];
+
+export interface EmbeddingFeatures {
+  personaPca: PcaModel;
+  questionPca: PcaModel;
+  /** features[q] = φ for every persona on question q (nPersonas·F). */
+  features: Float64Array[];
+  featureCount: number;
+}
+
+/**
+ * The method's field features from raw embeddings: PCA (top k) fitted over the personas and, separately, over the
+ * questions; then φ_i = [1 | p_i | q | p_i ⊗ q] per question. Embeddings are row-major (count·dim).
+ */
+export function embeddingFieldFeatures(
+  personas: ArrayLike<number>,
+  nPersonas: number,
+  questions: ArrayLike<number>,
+  nQuestions: number,
+  dim: number,
+  k = 3,
+): EmbeddingFeatures {
+  const personaPca = pca(personas, nPersonas, dim, k);
+  const questionPca = pca(questions, nQuestions, dim, k);
+  // With fewer than k personas or questions PCA has fewer components; pad with zero scores so φ keeps its layout.
+  const pad = (m: PcaModel, rows: number): Float64Array => {
+    const out = new Float64Array(rows * k);
+    for (let r = 0; r < rows; r++) for (let c = 0; c < m.k; c++) out[r * k + c] = m.scores[r * m.k + c];
+    return out;
+  };
+  const p = pad(personaPca, nPersonas);
+  const qs = pad(questionPca, nQuestions);
+  const features: Float64Array[] = [];
+  const featureCount = 1 + 2 * k + k * k;
+  for (let q = 0; q < nQuestions; q++) features.push(fieldFeatures(p, nPersonas, qs.subarray(q * k, (q + 1) * k)).features);
+  return { personaPca, questionPca, features, featureCount };
+}
