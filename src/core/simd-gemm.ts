@@ -135,7 +135,7 @@ function body(): number[] {
   return [...uleb(fn.length), ...fn];
 }
 
-function moduleBytes(): Uint8Array {
+function moduleBytes(): Uint8Array<ArrayBuffer> {
   const I32 = 0x7f;
   const type = section(1, vec([[0x60, ...vec(new Array(7).fill([I32])), 0x00]]));
   const str = (t: string) => [t.length, ...[...t].map((ch) => ch.charCodeAt(0))];
@@ -144,7 +144,7 @@ function moduleBytes(): Uint8Array {
   const func = section(3, vec([[0]]));
   const exp = section(7, vec([[...str('gemmNT'), 0x00, 0]]));
   const code = section(10, vec([body()]));
-  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...type, ...imp, ...func, ...exp, ...code]);
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...type, ...imp, ...func, ...exp, ...code]);
 }
 
 interface Kernel {
