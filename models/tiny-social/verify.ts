@@ -7,7 +7,7 @@
  * Exits non-zero on failure.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { AutoModelForCausalLM, AutoTokenizer, Tensor, env } from '@huggingface/transformers';
@@ -15,6 +15,8 @@ import { AutoModelForCausalLM, AutoTokenizer, Tensor, env } from '@huggingface/t
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const fixturePath = process.argv[2] ?? join(root, 'test/fixtures/embedded/hidden_states.json');
+/** Model folder (transformers.js layout); default models/tiny-social. */
+const modelDir = resolve(process.argv[3] ?? here);
 const workDir = join(here, 'work');
 
 interface Case {
@@ -29,7 +31,7 @@ const fx = JSON.parse(readFileSync(fixturePath, 'utf8')) as {
   tolerances: { fp32: { hidden_max_abs: number }; q4: { hidden_max_abs: number } };
   cases: Case[];
 };
-const cfg = JSON.parse(readFileSync(join(here, 'config.json'), 'utf8'));
+const cfg = JSON.parse(readFileSync(join(modelDir, 'config.json'), 'utf8'));
 let failed = false;
 const check = (cond: boolean, msg: string): void => {
   console.log(`${cond ? 'ok  ' : 'FAIL'} ${msg}`);
@@ -72,10 +74,11 @@ async function main(): Promise<void> {
   await hiddenCheck(join(workDir, 'model_taps.onnx'), fx.tolerances.fp32.hidden_max_abs, 'fp32');
   await hiddenCheck(join(workDir, 'model_q4_taps.onnx'), fx.tolerances.q4.hidden_max_abs, 'q4');
 
-  env.localModelPath = join(root, 'models') + '/';
+  env.localModelPath = dirname(modelDir) + '/';
+  const modelId = basename(modelDir);
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
-  const tok = await AutoTokenizer.from_pretrained('tiny-social');
+  const tok = await AutoTokenizer.from_pretrained(modelId);
   for (const c of fx.cases) {
     const ids =
       c.kind === 'chat'
@@ -86,7 +89,7 @@ async function main(): Promise<void> {
     check(JSON.stringify(ids) === JSON.stringify(c.input_ids), `tokenizer (${c.kind}): ids match the fixture`);
   }
   for (const dtype of ['fp32', 'q4'] as const) {
-    const model = await AutoModelForCausalLM.from_pretrained('tiny-social', { dtype, device: 'cpu' });
+    const model = await AutoModelForCausalLM.from_pretrained(modelId, { dtype, device: 'cpu' });
     let same = 0;
     for (const c of fx.cases) {
       const n = c.input_ids.length;

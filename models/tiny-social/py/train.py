@@ -1,6 +1,9 @@
 """Train the tiny Llama on the generated corpus (plain PyTorch, CPU, 2 threads, fixed seed, fixed step count).
 
 Usage: train.py WORK_DIR OUT_DIR STEPS [TOKENS_PER_BATCH]
+STEPS=0 means "auto": the step count is set from the measured step time so that training takes about BUDGET seconds
+(env, default 1980); it is estimated at steps 10 and 60 and written to train_log.json. A fixed STEPS reproduces the
+schedule exactly (same seed, same data order).
 Reads WORK_DIR/corpus.jsonl ({"format","prompt","completion"}), tokenizer from OUT_DIR/tokenizer.json,
 writes WORK_DIR/ckpt.pt and WORK_DIR/train_log.json.
 """
@@ -22,6 +25,10 @@ PROMPT_WEIGHT = 0.1  # prompt tokens still teach the language; the answers carry
 
 def main():
     work, out, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    auto = steps <= 0
+    budget = float(os.environ.get("BUDGET", "1980"))
+    if auto:
+        steps = 10_000
     tok_budget = int(sys.argv[4]) if len(sys.argv) > 4 else 6144
     seed = int(os.environ.get("SEED", "1234"))
     torch.set_num_threads(int(os.environ.get("THREADS", "2")))
@@ -64,7 +71,7 @@ def main():
     nodecay = [p for n, p in model.named_parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05}, {"params": nodecay, "weight_decay": 0.0}],
                             lr=3e-3, betas=(0.9, 0.95), eps=1e-8)
-    base_lr, warm = 3e-3, min(100, max(1, steps // 10))
+    base_lr, warm = 3e-3, 30
 
     def lr_at(s):
         if s < warm:
@@ -72,11 +79,22 @@ def main():
         prog = (s - warm) / max(1, steps - warm)
         return base_lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * prog)))
 
-    log = {"steps": steps, "tokens_per_batch": tok_budget, "seed": seed, "examples": len(data), "loss": []}
+    log = {"auto_steps": auto, "step_estimates": [], "tokens_per_batch": tok_budget, "seed": seed, "examples": len(data), "loss": []}
     t0 = time.time()
     ema = None
     bi = len(batches)
-    for step in range(steps):
+    step = -1
+    while step + 1 < steps:
+        step += 1
+        if auto and step in (10, 60):
+            per = (time.time() - t0) / step
+            steps = max(step + 20, int((budget - (time.time() - t0)) / per) + step)
+            log["step_estimates"].append({"at": step, "s_per_step": round(per, 2), "steps": steps})
+            print(f"auto: {per:.2f}s/step -> {steps} steps", flush=True)
+        if auto and time.time() - t0 > 1.3 * budget:
+            print("auto: hard time limit reached, stopping", flush=True)
+            log["stopped_early_at"] = step
+            break
         if bi >= len(batches):
             random.shuffle(batches)
             bi = 0
@@ -114,6 +132,7 @@ def main():
                                 "answer_loss_ema": round(ema, 4), "elapsed_s": round(el, 1)})
         if (step + 1) % 200 == 0:
             torch.save(model.state_dict(), f"{work}/ckpt.pt")
+    log["steps"] = steps
     log["train_seconds"] = round(time.time() - t0, 1)
     log["final_answer_loss_ema"] = round(ema, 4)
     torch.save(model.state_dict(), f"{work}/ckpt.pt")

@@ -98,7 +98,8 @@ export function parseVote(raw: unknown, kind: OpinionQuestion['kind']): ParseRes
   const text = cleanReply(raw);
   if (!text) return fail('empty reply');
   let line = unquote(firstLine(text))
-    .replace(/^(?:my\s+)?(?:final\s+)?(?:answer|vote|choice|option)\s*(?:is)?\s*[:=-]?\s*/i, '')
+    .replace(/^(?:my\s+)?(?:final\s+)?(?:answer|vote|choice|option)(?:\s+is\s*:?|\s*[:=-])\s*/i, '')
+    .replace(/^option\s+(?=[AB]\b)/i, '')
     .replace(/^i\s+(?:choose|pick|vote(?:\s+for)?|select)\s+/i, '');
   line = unquote(line.replace(/[*_`]/g, '')).trim();
   if (kind === 'objective') {
@@ -147,6 +148,8 @@ export function parseStanceMessage(raw: unknown, kind: OpinionQuestion['kind']):
   if (!stance) return fail('no stance found');
   const bec = line.match(/\b(?:because|since|as|so)\b\s*(.+)$/i);
   const reason = (bec ? bec[1] : line).replace(/[.!]+$/, '').trim();
-  if (reason.split(/\s+/).length < 2) return fail('no reason given');
+  const STANCE_WORDS = /^(?:i|we|agree|disagree|strongly|do|don't|not|choose|chose|pick|vote|for|my|answer|is|option|a|b|the|it|think)$/i;
+  const content = reason.split(/[\s,;:]+/).filter((w) => w && !STANCE_WORDS.test(w.replace(/[.!?]+$/, '')));
+  if (content.length < 2) return fail('no reason given');
   return ok({ text: line, stance, reason });
 }

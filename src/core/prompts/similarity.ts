@@ -31,7 +31,7 @@ export function parseSingleWord(raw: unknown): ParseResult<string> {
   const text = cleanReply(raw);
   if (!text) return fail('empty reply');
   let line = firstLine(text).replace(/[*_`]/g, '');
-  line = line.replace(/^(?:my\s+)?(?:word|hint|guess|answer)\s*(?:is)?\s*[:=-]?\s*/i, '');
+  line = line.replace(/^(?:my\s+)?(?:word|hint|guess|answer)(?:\s+is\s*:?|\s*[:=-])\s*/i, '');
   line = unquote(line).replace(/[.!?,;:]+$/, '').trim();
   line = unquote(line);
   if (!line) return fail('no word');
@@ -49,14 +49,14 @@ export function parseWord(raw: unknown, letter: string): ParseResult<string> {
   return w;
 }
 
-/** A one-word hint that is not the secret word and does not contain it. */
+/** A one-word hint that is not the secret word (nor its plural). */
 export function parseHint(raw: unknown, word: string): ParseResult<string> {
   const w = parseSingleWord(raw);
   if (!w.ok) return w;
   const h = w.value.toLowerCase();
   const s = word.toLowerCase();
   if (h === s) return fail('hint equals the word');
-  if (s.length >= 3 && h.includes(s)) return fail('hint contains the word');
+  if (h === `${s}s` || h === `${s}es` || s === `${h}s` || s === `${h}es`) return fail('hint is a plural of the word');
   return w;
 }
 
