@@ -3,7 +3,7 @@
  * (best target per source layer, clamp, average, SE over splits, top-k and unclamped variants).
  */
 import { createRng } from './rng';
-import { checkStack, ridgeR2GridSteps, runSteps, type CancelFlag, type LayerStack, type Progress } from './ridge';
+import { checkStack, ridgeR2GridSteps, runSteps, type CancelFlag, type LayerStack, type MomentCache, type Progress } from './ridge';
 
 /**
  * The seed's grouped split: shuffle the distinct groups with the split seed, put whole groups into the test set
@@ -144,6 +144,8 @@ export interface SyncOptions {
   testFraction?: number;
   /** Explicit test mask (1 = test); replaces the random splits, and then only one split is used. */
   split?: Uint8Array;
+  /** Several explicit test masks, one per split (for reproducing another tool's splits). */
+  splits?: Uint8Array[];
   topK?: number;
   onProgress?: (done: number, total: number) => unknown;
   signal?: CancelFlag;
@@ -171,13 +173,15 @@ export function* syncR2Steps(source: LayerStack, target: LayerStack, group: Arra
   checkStack(target, 'target');
   if (group.length !== source.n) throw new Error(`sync: ${group.length} group ids for ${source.n} samples`);
   const alpha = opts.alpha ?? 0.1;
-  const masks = opts.split ? [opts.split] : (opts.splitSeeds ?? [0, 1, 2]).map((s) => groupedSplit(group, opts.testFraction ?? 0.2, s));
+  const masks = opts.split ? [opts.split] : opts.splits ?? (opts.splitSeeds ?? [0, 1, 2]).map((s) => groupedSplit(group, opts.testFraction ?? 0.2, s));
+  // Share the full-sample XᵀX of each source layer across splits when there are several and it fits in 256 MB.
+  const cache: MomentCache | undefined = masks.length > 1 && source.L * source.H * source.H * 8 <= 256 * 2 ** 20 ? new Map() : undefined;
   const r2PerSplit: Float64Array[] = [];
   const nTrain: number[] = [];
   const nTest: number[] = [];
   for (let s = 0; s < masks.length; s++) {
     const mask = masks[s];
-    const steps = ridgeR2GridSteps(source, target, mask, { alpha });
+    const steps = ridgeR2GridSteps(source, target, mask, { alpha, momentCache: cache });
     for (;;) {
       const r = steps.next();
       if (r.done) {

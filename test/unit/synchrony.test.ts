@@ -37,6 +37,19 @@ describe('ridge R² grid vs the closed-form numpy solve and sklearn r2_score', (
     });
   }
 
+  it('syncR2 over the fixture splits (full-sample moments shared across splits) equals the per-split references', () => {
+    for (const c of cases) {
+      const source: LayerStack = { data: Float32Array.from(c.source), n: c.n, L: c.LA, H: c.HA };
+      const target: LayerStack = { data: Float32Array.from(c.target), n: c.n, L: c.LB, H: c.HB };
+      const res = syncR2(source, target, c.group, { alpha: c.alpha, splits: c.masks.map((m) => Uint8Array.from(m)), topK: c.topK });
+      res.r2PerSplit.forEach((g, s) => expect(maxRel(g, c.r2PerSplit[s])).toBeLessThan(1e-6));
+      expect(maxRel(res.r2, c.r2)).toBeLessThan(1e-6);
+      expect(relErr(res.syncR2, c.syncR2)).toBeLessThan(1e-6);
+      expect(relErr(res.se, c.se)).toBeLessThan(1e-6);
+      expect(Array.from(res.best)).toEqual(c.best);
+    }
+  });
+
   it('syncR2 with an explicit split and with a tiny memory budget (chunked sources) agrees', () => {
     const c = cases[0];
     const source: LayerStack = { data: Float32Array.from(c.source), n: c.n, L: c.LA, H: c.HA };
