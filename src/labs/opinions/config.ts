@@ -67,7 +67,8 @@ export const opinionsLab = defineLab({
         tMax: z.number().min(0.01).max(100).default(20),
         steps: z.number().int().min(10).max(5000).default(500).describe('Synchronous steps per temperature and start'),
         burn: z.number().int().min(0).max(4999).default(200).describe('Steps dropped before χ'),
-        starts: z.number().int().min(1).max(16).default(2).describe('Random starts s(0), averaged'),
+        starts: z.number().int().min(1).max(16).default(2).describe('Starts s(0), averaged'),
+        start: z.enum(['ordered', 'random']).default('ordered').describe('ordered: all +1 / all −1 in turn (no slow coarsening below 𝒯_c); random: drawn with the initial-up chance'),
       })
       .superRefine((s, ctx) => {
         if (s.tMin >= s.tMax) ctx.addIssue({ code: 'custom', path: ['tMax'], message: 'must be above tMin' });

@@ -1,7 +1,8 @@
 /**
  * The temperature sweep of the live view, built on the core's `temperatureSweep`: it is called once per 𝒯 (a
  * one-point grid), so a worker can report progress and be stopped between temperatures, and then 𝒯_c is located
- * on the whole grid by the core's rule. Starts are seeded random s(0); per-node fields enter as one feature column.
+ * on the whole grid by the core's rule. Starts are ordered (all +1, all −1, in turn: a random start coarsens too
+ * slowly below 𝒯_c for χ to mean anything) or seeded random; per-node fields enter as one feature column.
  */
 import { createRng, hashSeed } from '../../core/rng';
 import { logSpace, temperatureSweep } from '../../core/ising/sweep';
@@ -34,7 +35,8 @@ export function sweepSetup(config: OpinionsConfig): { model: DynamicsModel; star
   const features = perNode ? Float64Array.from(p.fields as ArrayLike<number>) : undefined;
   const starts: Episode[] = Array.from({ length: config.sweep.starts }, (_, k) => {
     const rng = createRng(hashSeed(`${config.seed}/sweep-start/${k}`));
-    const states = Int8Array.from({ length: graph.n }, () => (rng.next() < config.dynamics.initialUp ? 1 : -1));
+    const ordered = k % 2 === 0 ? 1 : -1;
+    const states = Int8Array.from({ length: graph.n }, () => (config.sweep.start === 'ordered' ? ordered : rng.next() < config.dynamics.initialUp ? 1 : -1));
     return { graph, states, features, featureCount: features ? 1 : undefined };
   });
   return { model, starts, temperatures: logSpace(config.sweep.tMin, config.sweep.tMax, config.sweep.points) };

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FLAVOURS, launch, openPage } from './setup/browser';
+import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
+import { opinionsLab } from '../../src/labs/opinions/config';
+
+type Config = ReturnType<typeof defaultConfig<typeof opinionsLab>>;
+function link(edit: (c: Config) => void): string {
+  const c = defaultConfig(opinionsLab);
+  edit(c);
+  return encodeLinkFragment(opinionsLab, c);
+}
+
+async function text(page: Page, testid: string): Promise<string> {
+  return (await page.getByTestId(testid).textContent())?.trim() ?? '';
+}
+
+async function waitFor(page: Page, check: () => Promise<boolean>, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error('timed out waiting');
+}
+
+async function canvasPoint(page: Page, fx: number, fy: number): Promise<[number, number]> {
+  const box = (await page.getByTestId('graph-canvas').boundingBox())!;
+  return [box.x + box.width * fx, box.y + box.height * fy];
+}
+
+async function editorCounts(page: Page): Promise<{ nodes: number; edges: number }> {
+  const c = page.getByTestId('graph-canvas');
+  return { nodes: Number(await c.getAttribute('data-nodes')), edges: Number(await c.getAttribute('data-edges')) };
+}
+
+describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launch(flavour);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('the simulation plays (n(t) moves), pauses, and steps, with no console errors', async () => {
+    const { page, errors } = await openPage(browser, link((c) => (c.graph.side = 48)));
+    await page.getByTestId('play').waitFor();
+    await waitFor(page, async () => (await text(page, 'live-n')) !== '–');
+    await page.getByTestId('play').click();
+    await waitFor(page, async () => Number(await text(page, 'live-t')) > 20);
+    const pathBefore = await page.getByTestId('plot-n').locator('path').first().getAttribute('d');
+    await waitFor(page, async () => (await page.getByTestId('plot-n').locator('path').first().getAttribute('d')) !== pathBefore);
+    await page.getByTestId('play').click();
+    await waitFor(page, async () => (await page.getByTestId('play').textContent())?.trim() === 'Play');
+    const t0 = Number(await text(page, 'live-t'));
+    await page.getByTestId('step').click();
+    await waitFor(page, async () => Number(await text(page, 'live-t')) === t0 + 1);
+    expect(await text(page, 'phase')).toMatch(/indifference|polarization|consensus/);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('plays a 316×316 lattice with no long tasks on the main thread', async () => {
+    const { page, errors } = await openPage(browser, link((c) => {
+      c.graph.side = 316;
+      c.dynamics.temperature = 1.5;
+      c.live.stepsPerFrame = 4;
+    }));
+    await page.getByTestId('play').waitFor();
+    await waitFor(page, async () => (await text(page, 'live-n')) !== '–', 30_000);
+    await page.evaluate(() => {
+      const w = window as unknown as { __longTasks: number[] };
+      w.__longTasks = [];
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__longTasks.push(e.duration))).observe({ type: 'longtask' });
+    });
+    await page.getByTestId('play').click();
+    await page.waitForTimeout(6000);
+    const fps = Number(await text(page, 'fps'));
+    const ups = await text(page, 'ups');
+    const steps = Number(await text(page, 'live-t'));
+    await page.getByTestId('play').click();
+    const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
+    console.log(`[${flavour}] 316x316: ${fps} frames/s, ${ups} spin updates/s, ${steps} steps in ~6 s, long tasks: ${JSON.stringify(longTasks)}`);
+    expect(steps).toBeGreaterThan(10);
+    expect(longTasks).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('the editor adds nodes and an edge by mouse, cycles its sign, undoes, and round-trips an export', async () => {
+    const { page, errors } = await openPage(browser, '#/opinions');
+    const canvas = page.getByTestId('graph-canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    await waitFor(page, async () => (await page.getByTestId('editor-status').textContent())?.includes('0 nodes') ?? false);
+    const a = await canvasPoint(page, 0.3, 0.5);
+    const b = await canvasPoint(page, 0.7, 0.5);
+    const c = await canvasPoint(page, 0.5, 0.2);
+    for (const p of [a, b, c]) await page.mouse.dblclick(p[0], p[1]);
+    expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 0 });
+    await page.getByRole('radio', { name: 'Connect' }).check();
+    for (const [p, q] of [[a, b], [b, c]]) {
+      await page.mouse.move(p[0], p[1]);
+      await page.mouse.down();
+      await page.mouse.move((p[0] + q[0]) / 2, (p[1] + q[1]) / 2, { steps: 4 });
+      await page.mouse.move(q[0], q[1], { steps: 4 });
+      await page.mouse.up();
+    }
+    expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 2 });
+    expect(page.url()).toContain('#/opinions?c=');
+    await expect.poll(() => page.getByRole('spinbutton', { name: 'Nodes', exact: true }).inputValue()).toBe('3');
+    // Click the middle of edge a–b: + becomes −.
+    await page.mouse.click((a[0] + b[0]) / 2, a[1]);
+    await waitFor(page, async () => (await page.getByTestId('editor-status').textContent())?.includes('1 unfriendly') ?? false);
+    await page.getByTestId('undo').click();
+    await waitFor(page, async () => (await page.getByTestId('editor-status').textContent())?.includes('0 unfriendly') ?? false);
+    await page.getByTestId('undo').click();
+    expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 1 });
+    await page.getByTestId('redo').click();
+    expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 2 });
+    await page.getByTestId('balance').getByText(/Frustrated triangles/).waitFor();
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export JSON' }).click();
+    const file = join(mkdtempSync(join(tmpdir(), 'graph-')), 'g.json');
+    await (await download).saveAs(file);
+    const exported = JSON.parse(readFileSync(file, 'utf8'));
+    expect(exported.nodes).toHaveLength(3);
+    expect(exported.edges).toHaveLength(2);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    expect(await editorCounts(page)).toEqual({ nodes: 0, edges: 0 });
+    await page.getByTestId('import').setInputFiles(file);
+    await waitFor(page, async () => (await editorCounts(page)).edges === 2);
+    expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 2 });
+
+    const hostile = join(mkdtempSync(join(tmpdir(), 'graph-')), 'bad.csv');
+    writeFileSync(hostile, 'source,target,sign\n<img src=x onerror=alert(1)>,b,1\n');
+    await page.getByTestId('import').setInputFiles(hostile);
+    await page.getByRole('alert').filter({ hasText: /Import refused/ }).waitFor();
+    expect(await page.locator('img[onerror]').count()).toBe(0);
+    expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 2 });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a temperature sweep gives χ(𝒯) and a 𝒯_c near the lattice value', async () => {
+    const { page, errors } = await openPage(browser, link((c) => {
+      c.graph.side = 16;
+      c.sweep = { points: 21, tMin: 0.3, tMax: 6, steps: 300, burn: 100, starts: 2, start: 'ordered' };
+    }));
+    await page.getByTestId('sweep-run').click();
+    await page.getByTestId('tc').waitFor({ timeout: 120_000 });
+    const tc = Number(/≈\s*([\d.]+)/.exec(await text(page, 'tc'))?.[1]);
+    // Effective coupling w = β⁺ + β₀ = 1.2, and σ(wΣs/𝒯) is the heat bath at βJ = w/(2𝒯): 𝒯_c = 1.2/(2·0.4407) ≈ 1.36.
+    expect(tc).toBeGreaterThan(0.9);
+    expect(tc).toBeLessThan(2.2);
+    expect(await page.getByTestId('plot-sweep').locator('path').count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
