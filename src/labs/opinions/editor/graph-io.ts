@@ -51,7 +51,7 @@ class EdgeCollector {
     if (!LABEL.test(label)) return `${where}: node "${label.slice(0, 24)}" must be 1–64 letters, digits, or _ . : -`;
     let i = this.index.get(label);
     if (i === undefined) {
-      if (this.labels.length >= EDITOR_LIMITS.nodes) return `more than ${EDITOR_LIMITS.nodes} nodes; the editor holds at most ${EDITOR_LIMITS.nodes}`;
+      if (this.labels.length >= EDITOR_LIMITS.nodes) return `${where}: more than ${EDITOR_LIMITS.nodes} nodes; the editor holds at most ${EDITOR_LIMITS.nodes} nodes`;
       i = this.labels.length;
       this.index.set(label, i);
       this.labels.push(label);
@@ -69,7 +69,7 @@ class EdgeCollector {
     if (this.seen.has(key)) return `${where}: the edge ${a}–${b} appears twice`;
     this.seen.add(key);
     if (sign === 0) return null;
-    if (this.edges.length >= EDITOR_LIMITS.edges) return `more than ${EDITOR_LIMITS.edges} edges; the editor holds at most ${EDITOR_LIMITS.edges}`;
+    if (this.edges.length >= EDITOR_LIMITS.edges) return `${where}: more than ${EDITOR_LIMITS.edges} edges; the editor holds at most ${EDITOR_LIMITS.edges} edges`;
     this.edges.push(i < j ? [i, j, sign] : [j, i, sign]);
     return null;
   }
