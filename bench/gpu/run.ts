@@ -1,0 +1,74 @@
+/**
+ * WebGPU runtime benchmark on a real GPU: tokens/s and the tap overhead (taps ÷ no taps, same run).
+ *
+ *   npm run build                                   # once: fills public/ort and public/models
+ *   npx tsx bench/gpu/run.ts [--model tiny-social] [--dtype auto] [--rounds 5] [--new-tokens 64] [--headed]
+ *
+ * Needs Chromium with a working GPU (NVIDIA: recent driver, Vulkan). CHROMIUM_PATH overrides /usr/bin/chromium.
+ * Hub models need network access from the browser (the first run downloads them into the browser cache of a
+ * throw-away profile). Prints a markdown table to paste into docs/benchmarks.md. Not run in CI.
+ */
+import { execFileSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { preview } from 'vite';
+
+const here = import.meta.dirname;
+const repo = resolve(here, '../..');
+const { values } = parseArgs({
+  options: {
+    model: { type: 'string', multiple: true },
+    dtype: { type: 'string', default: 'auto' },
+    rounds: { type: 'string', default: '5' },
+    'new-tokens': { type: 'string', default: '64' },
+    headed: { type: 'boolean', default: false },
+    'skip-build': { type: 'boolean', default: false },
+  },
+});
+const models = values.model?.length ? values.model : ['tiny-social', 'smollm2-135m'];
+
+if (!values['skip-build']) execFileSync(process.execPath, [resolve(repo, 'node_modules/vite/bin/vite.js'), 'build', '--config', resolve(here, 'vite.config.ts')], { stdio: 'inherit', cwd: repo });
+const server = await preview({ root: here, configFile: resolve(here, 'vite.config.ts'), preview: { port: 0, host: '127.0.0.1' }, logLevel: 'warn' });
+const address = server.httpServer.address();
+if (!address || typeof address === 'string') throw new Error('no port');
+const url = `http://127.0.0.1:${address.port}/`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: !values.headed,
+  args: ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan,WebGPUService', '--use-angle=vulkan', '--ignore-gpu-blocklist', '--enable-gpu'],
+});
+const page = await browser.newPage();
+page.on('console', (m) => m.type() === 'error' && process.stderr.write(`[page] ${m.text()}\n`));
+await page.goto(url);
+await page.waitForFunction(() => 'runBench' in window, undefined, { timeout: 60_000 });
+
+const rows: string[] = [];
+let adapter = '';
+for (const model of models) {
+  try {
+    const r = await page.evaluate(
+      (o) => (window as unknown as { runBench(o: unknown): Promise<Record<string, unknown>> }).runBench(o),
+      { model, device: 'webgpu', dtype: values.dtype, rounds: Number(values.rounds), newTokens: Number(values['new-tokens']) },
+    );
+    const gpu = r.gpu as { description?: string; shaderF16: boolean } | null;
+    adapter = `${gpu?.description ?? 'unknown adapter'}, shader-f16 ${gpu?.shaderF16 ? 'yes' : 'no'}`;
+    const n = (k: string, d = 1) => (r[k] as number).toFixed(d);
+    rows.push(`| ${r.model} | ${r.dtype} | ${n('prefillTpsTaps', 0)} | ${n('prefillTpsPlain', 0)} | ${n('decodeTpsTaps')} | ${n('decodeTpsPlain')} | ${n('tapOverhead', 3)} | ${n('prefillOverhead', 3)} | ${((r.loadMs as number) / 1000).toFixed(1)} |`);
+    process.stderr.write(`${model}: done\n`);
+  } catch (e) {
+    rows.push(`| ${model} | – | failed: ${(e as Error).message.split('\n')[0]} | | | | | | |`);
+  }
+}
+await browser.close();
+await new Promise<void>((done) => server.httpServer.close(() => done()));
+process.stdout.write(
+  [
+    `WebGPU (${adapter}), Chromium ${browser.version()}, ${new Date().toISOString().slice(0, 10)}; greedy, ${values['new-tokens']} new tokens; medians of ${values.rounds} alternating rounds.`,
+    '',
+    '| model | dtype | prefill tok/s (taps) | prefill tok/s (no taps) | decode tok/s (taps) | decode tok/s (no taps) | tap overhead, generate | tap overhead, prefill | load s |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n') + '\n',
+);
