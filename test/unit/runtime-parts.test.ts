@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createRng } from '../../src/core/rng';
+import { sampleToken } from '../../src/runtime/sampling';
+import { chooseBackend, likelyFits, BackendChoiceError } from '../../src/runtime/choose';
+import { createTapFetch } from '../../src/runtime/tap-fetch';
+import { readOnnxTopology } from '../../src/core/onnx/model';
+import { isTapped, TapDetectionError } from '../../src/core/onnx/taps';
+import { REGISTRY, findModel, anyHubEntry } from '../../models/registry';
+import { ModelClient, LoadedModels, WorkerCrashedError } from '../../src/runtime/client';
+
+describe('seeded sampling', () => {
+  const logits = Float32Array.from([1, 2, 3, 0.5, 2.5, -1]);
+  it('is argmax at temperature 0', () => {
+    expect(sampleToken(logits, { temperature: 0, topP: 1 }, createRng(1))).toBe(2);
+  });
+  it('reproduces with the same seed and varies across seeds', () => {
+    const draw = (seed: number) => Array.from({ length: 20 }, ((rng) => () => sampleToken(logits, { temperature: 1, topP: 1 }, rng))(createRng(seed)));
+    expect(draw(5)).toEqual(draw(5));
+    expect(draw(5)).not.toEqual(draw(6));
+  });
+  it('follows the softmax distribution', () => {
+    const rng = createRng(42);
+    const counts = new Array(logits.length).fill(0);
+    const n = 20000;
+    for (let i = 0; i < n; i++) counts[sampleToken(logits, { temperature: 1, topP: 1 }, rng)]++;
+    const z = Array.from(logits).reduce((a, l) => a + Math.exp(l), 0);
+    Array.from(logits).forEach((l, i) => expect(counts[i] / n).toBeCloseTo(Math.exp(l) / z, 1));
+  });
+  it('top-p keeps only the nucleus', () => {
+    const rng = createRng(3);
+    const seen = new Set<number>();
+    for (let i = 0; i < 2000; i++) seen.add(sampleToken(logits, { temperature: 1, topP: 0.5 }, rng));
+    // p(2) ≈ 0.43, p(4) ≈ 0.26: the smallest set with mass ≥ 0.5 is {2, 4}
+    expect([...seen].sort()).toEqual([2, 4]);
+  });
+});
+
+describe('backend and dtype choice', () => {
+  const all = ['fp32', 'fp16', 'q8', 'q4', 'q4f16'] as const;
+  const big = { params: 360e6, available: [...all] };
+  it('auto: WebGPU with q4f16 when shader-f16 exists, q4 when not; WASM without an adapter', () => {
+    const gpu = { shaderF16: true, maxBufferSize: 2 ** 31, maxStorageBufferBindingSize: 2 ** 30 };
+    expect(chooseBackend({}, { platform: 'browser', gpu, ...big })).toMatchObject({ backend: 'webgpu', dtype: 'q4f16' });
+    expect(chooseBackend({}, { platform: 'browser', gpu: { ...gpu, shaderF16: false }, ...big })).toMatchObject({ backend: 'webgpu', dtype: 'q4' });
+    expect(chooseBackend({}, { platform: 'browser', gpu: null, ...big })).toMatchObject({ backend: 'wasm', dtype: 'q4' });
+    expect(chooseBackend({}, { platform: 'node', gpu: null, ...big })).toMatchObject({ backend: 'cpu', dtype: 'q4' });
+  });
+  it('auto: fp32 for small models and the embedded toy', () => {
+    expect(chooseBackend({}, { platform: 'browser', gpu: null, params: 20e6, available: [...all] }).dtype).toBe('fp32');
+    expect(chooseBackend({}, { platform: 'browser', gpu: null, params: null, available: ['fp32', 'q4'], small: true }).dtype).toBe('fp32');
+  });
+  it('refuses what cannot run, with a reason', () => {
+    expect(() => chooseBackend({ device: 'webgpu' }, { platform: 'browser', gpu: null, ...big })).toThrow(BackendChoiceError);
+    const noF16 = { shaderF16: false, maxBufferSize: 1e9, maxStorageBufferBindingSize: 1e9 };
+    expect(() => chooseBackend({ device: 'webgpu', dtype: 'q4f16' }, { platform: 'browser', gpu: noF16, ...big })).toThrow(/shader-f16/);
+    expect(() => chooseBackend({ dtype: 'fp16' }, { platform: 'node', gpu: null, params: null, available: ['fp32', 'q4'] })).toThrow(/no fp16/);
+  });
+  it('likelyFits uses device memory and adapter limits', () => {
+    expect(likelyFits(undefined, null).fits).toBeNull();
+    expect(likelyFits(3e9, null, 4).fits).toBe(false);
+    expect(likelyFits(1e8, { shaderF16: true, maxBufferSize: 2 ** 30, maxStorageBufferBindingSize: 2 ** 27 }, 8).fits).toBe(true);
+  });
+});
+
+describe('tap-patching fetch wrapper', () => {
+  const graph = new Uint8Array(readFileSync(resolve(import.meta.dirname, '../fixtures/taps/optimum.onnx')));
+  const base = async (input: string | URL | Request, init?: RequestInit) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (init?.headers && new Headers(init.headers).has('range')) return new Response(graph.slice(0, 1), { status: 206, headers: { 'content-range': `bytes 0-0/${graph.length}` } });
+    if (url.endsWith('missing.onnx')) return new Response('nope', { status: 404 });
+    if (url.endsWith('.onnx')) return new Response(graph as BodyInit, { headers: { 'content-length': String(graph.length) } });
+    return new Response('{"a":1}', { headers: { 'content-length': '7' } });
+  };
+
+  it('patches graph files, counts bytes, and leaves Range probes, 404s and JSON alone', async () => {
+    const progress: { loaded: number; total: number }[] = [];
+    const tap = createTapFetch(base, { modelName: 'x', taps: true, onProgress: (p) => progress.push(p) });
+    const probe = await tap.fetch('https://h/x/onnx/model.onnx', { headers: { Range: 'bytes=0-0' } });
+    expect(probe.status).toBe(206);
+    expect((await tap.fetch('https://h/x/onnx/missing.onnx')).status).toBe(404);
+    const json = await tap.fetch('https://h/x/config.json');
+    expect(await json.json()).toEqual({ a: 1 });
+    const res = await tap.fetch('https://h/x/onnx/model.onnx');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+    expect(bytes.length).toBeGreaterThan(graph.length);
+    expect(isTapped(readOnnxTopology(bytes))).toBe(true);
+    expect(tap.plans.get('model.onnx')?.numLayers).toBe(3);
+    const last = progress.at(-1)!;
+    expect(last.loaded).toBe(graph.length + 7);
+    expect(last.total).toBe(graph.length + 7);
+  });
+
+  it('passes graphs through unpatched with taps off', async () => {
+    const tap = createTapFetch(base, { modelName: 'x', taps: false });
+    const bytes = new Uint8Array(await (await tap.fetch('https://h/x/onnx/model.onnx')).arrayBuffer());
+    expect(bytes).toEqual(graph);
+  });
+
+  it('keeps the patch error so the runtime can report it', async () => {
+    const hybrid = new Uint8Array(readFileSync(resolve(import.meta.dirname, '../fixtures/taps/hybrid.onnx')));
+    const tap = createTapFetch(async () => new Response(hybrid as BodyInit), { modelName: 'org/hybrid', taps: true });
+    await expect(tap.fetch('https://h/org/hybrid/onnx/model.onnx')).rejects.toThrow(TapDetectionError);
+    expect(tap.error?.message).toMatch(/org\/hybrid/);
+  });
+});
+
+describe('model registry', () => {
+  it('has the required models, hub ids, and marks what was not checked offline', () => {
+    const repos = REGISTRY.map((e) => e.repo);
+    for (const r of [
+      'HuggingFaceTB/SmolLM2-135M-Instruct',
+      'HuggingFaceTB/SmolLM2-360M-Instruct',
+      'onnx-community/Qwen2.5-0.5B-Instruct',
+      'onnx-community/Qwen3-0.6B-ONNX',
+      'onnx-community/Llama-3.2-1B-Instruct',
+      'onnx-community/gemma-3-270m-it-ONNX',
+    ])
+      expect(repos).toContain(r);
+    for (const e of REGISTRY.filter((x) => x.source === 'hub')) {
+      expect(e.revision).toBeNull();
+      expect(e.unverified).toContain('revision');
+    }
+    expect(REGISTRY.find((e) => e.id === 'tiny-social')).toMatchObject({ source: 'local', teachingToy: true });
+  });
+  it('resolves ids, repos and any hub id', () => {
+    expect(findModel('smollm2-135m')?.repo).toBe('HuggingFaceTB/SmolLM2-135M-Instruct');
+    expect(findModel('someone/some-model')).toEqual(anyHubEntry('someone/some-model'));
+    expect(findModel('not a model')).toBeUndefined();
+  });
+});
+
+describe('model client crash detection (fake worker)', () => {
+  /** A Worker stand-in that never answers; it can raise an error event. */
+  class SilentWorker extends EventTarget {
+    terminated = false;
+    postMessage() {}
+    terminate() {
+      this.terminated = true;
+    }
+    start() {}
+  }
+
+  it('a worker error rejects the call in flight with WorkerCrashedError and marks the model crashed', async () => {
+    const registry = new LoadedModels();
+    const workers: SilentWorker[] = [];
+    const client = new ModelClient({ spawn: () => (workers.push(new SilentWorker()), workers.at(-1) as unknown as Worker), registry, pingIntervalMs: 1e6 });
+    const seen: string[] = [];
+    registry.subscribe((l) => seen.push(l.map((e) => e.status).join()));
+    const loading = client.load('tiny-social', {});
+    setTimeout(() => workers[0].dispatchEvent(Object.assign(new Event('error'), { message: 'boom' })), 10);
+    await expect(loading).rejects.toThrow(WorkerCrashedError);
+    expect(workers[0].terminated).toBe(true);
+    expect(registry.list()[0].status).toBe('failed');
+    expect(seen).toContain('loading');
+  });
+
+  it('an idle worker that stops answering pings is reported as crashed, and restart() loads it again', async () => {
+    const Comlink = await import('comlink');
+    let hang = false;
+    let loads = 0;
+    const spawn = () => {
+      const { port1, port2 } = new MessageChannel();
+      const fakeApi = {
+        ping: () => (hang ? new Promise(() => undefined) : Promise.resolve('pong')),
+        load: async () => (loads++, { id: 'tiny-social', backend: 'wasm', dtype: 'fp32', reason: '', numLayers: 6, hiddenSize: 192, tapStyles: ['optimum'], warnings: [], loadMs: 1 }),
+        generate: () => new Promise(() => undefined),
+      };
+      Comlink.expose(fakeApi, port2 as unknown as Comlink.Endpoint);
+      return Object.assign(port1, { terminate: () => (port1.close(), port2.close()) }) as unknown as Worker;
+    };
+    const registry = new LoadedModels();
+    const client = new ModelClient({ spawn, registry, pingIntervalMs: 10, pingTimeoutMs: 50 });
+    const h = await client.load('tiny-social', {});
+    expect(registry.list()[0]).toMatchObject({ status: 'ready', backend: 'wasm', dtype: 'fp32' });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(registry.list()[0].status).toBe('ready'); // answering pings: alive
+    hang = true;
+    await expect.poll(() => registry.list()[0].status, { timeout: 2000 }).toBe('crashed');
+    await expect(h.generate({ prompt: 'x' })).rejects.toThrow(WorkerCrashedError);
+    hang = false;
+    await client.restart(h.key);
+    expect(loads).toBe(2);
+    expect(registry.list()[0].status).toBe('ready');
+    client.unloadAll();
+    expect(registry.list()).toEqual([]);
+  });
+});
