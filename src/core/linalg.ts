@@ -94,7 +94,7 @@ export function matmul(A: Mat, B: Mat, m: number, k: number, n: number): Mat {
  * In-place Cholesky S = L·Lᵀ (lower triangle written, upper zeroed). Throws when S is not positive definite.
  * Below each pivot, four rows are updated together so that each load of row j feeds four accumulators.
  */
-export function cholesky(S: Mat, n: number): Mat {
+export function choleskyUnblocked(S: Mat, n: number): Mat {
   for (let j = 0; j < n; j++) {
     const rj = j * n;
     let d = S[rj + j] - dot(S, rj, S, rj, j);
@@ -134,7 +134,7 @@ export function cholesky(S: Mat, n: number): Mat {
  * Solves (L·Lᵀ) f = x for each of the r rows of X (r×n) in place. Lt is Lᵀ (row-major), so that the back
  * substitution also walks contiguous rows. Four right-hand sides go together, sharing each load of L.
  */
-export function cholSolveRows(L: Mat, Lt: Mat, n: number, X: Mat, r: number): Mat {
+export function cholSolveRowsUnblocked(L: Mat, Lt: Mat, n: number, X: Mat, r: number): Mat {
   let q = 0;
   for (; q + 4 <= r; q += 4) {
     const o0 = q * n;
@@ -181,6 +181,92 @@ export function cholSolveRows(L: Mat, Lt: Mat, n: number, X: Mat, r: number): Ma
       const ri = i * n;
       X[o + i] = (X[o + i] - dot(Lt, ri + i + 1, X, o + i + 1, n - i - 1)) / Lt[ri + i];
     }
+  }
+  return X;
+}
+
+/** Panel width of the blocked factorisation and solves: the work outside the panels goes through gemmNT. */
+const NB = 64;
+
+/** Rows r0..r1, columns c0..c1 of a row-major matrix with `cols` columns, as a dense block. */
+function block(A: Mat, cols: number, r0: number, r1: number, c0: number, c1: number): Mat {
+  const w = c1 - c0;
+  const out = new Float64Array((r1 - r0) * w);
+  for (let r = r0; r < r1; r++) out.set(A.subarray(r * cols + c0, r * cols + c1), (r - r0) * w);
+  return out;
+}
+
+/**
+ * In-place Cholesky S = L·Lᵀ (lower triangle written, upper zeroed). Throws when S is not positive definite.
+ * Right-looking and blocked: each 64-wide panel is factorised in scalar code, and the trailing update
+ * S₂₂ −= L₂₁L₂₁ᵀ (n³/6 of the n³/6 + O(n²·64) work) runs through the SIMD product.
+ */
+export function cholesky(S: Mat, n: number): Mat {
+  if (n < 2 * NB) return choleskyUnblocked(S, n);
+  for (let k0 = 0; k0 < n; k0 += NB) {
+    const k1 = Math.min(n, k0 + NB);
+    const b = k1 - k0;
+    const D = choleskyUnblocked(block(S, n, k0, k1, k0, k1), b);
+    for (let i = k0; i < k1; i++) for (let j = k0; j < k1; j++) S[i * n + j] = D[(i - k0) * b + (j - k0)];
+    if (k1 === n) break;
+    // Panel L₂₁ = S₂₁ D⁻ᵀ: each row solves D z = s (forward substitution).
+    const m = n - k1;
+    const P = block(S, n, k1, n, k0, k1);
+    for (let r = 0; r < m; r++) {
+      const o = r * b;
+      for (let i = 0; i < b; i++) P[o + i] = (P[o + i] - dot(D, i * b, P, o, i)) / D[i * b + i];
+    }
+    for (let r = 0; r < m; r++) S.set(P.subarray(r * b, (r + 1) * b), (k1 + r) * n + k0);
+    const U = gemmNT(P, P, m, m, b, undefined, true);
+    for (let r = 0; r < m; r++) {
+      const row = (k1 + r) * n + k1;
+      for (let c = 0; c <= r; c++) S[row + c] -= U[r * m + c];
+    }
+  }
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) S[i * n + j] = 0;
+  return S;
+}
+
+/**
+ * Solves (L·Lᵀ) f = x for each of the r rows of X (r×n) in place; Lt is Lᵀ. Blocked by 64 columns: after each
+ * block of the forward (then backward) substitution, the rest of X is updated with one SIMD product.
+ */
+export function cholSolveRows(L: Mat, Lt: Mat, n: number, X: Mat, r: number): Mat {
+  if (n < 2 * NB || r < 8) return cholSolveRowsUnblocked(L, Lt, n, X, r);
+  // Forward: Z = X L⁻ᵀ, column blocks left to right.
+  for (let j0 = 0; j0 < n; j0 += NB) {
+    const j1 = Math.min(n, j0 + NB);
+    const b = j1 - j0;
+    for (let q = 0; q < r; q++) {
+      const o = q * n;
+      for (let i = j0; i < j1; i++) {
+        const ri = i * n;
+        let t = X[o + i];
+        for (let p = j0; p < i; p++) t -= L[ri + p] * X[o + p];
+        X[o + i] = t / L[ri + i];
+      }
+    }
+    if (j1 === n) break;
+    const U = gemmNT(block(X, n, 0, r, j0, j1), block(L, n, j1, n, j0, j1), r, n - j1, b);
+    const w = n - j1;
+    for (let q = 0; q < r; q++) for (let c = 0; c < w; c++) X[q * n + j1 + c] -= U[q * w + c];
+  }
+  // Backward: F = Z L⁻¹ (solves Lᵀ f = z), column blocks right to left.
+  for (let j1 = n; j1 > 0; j1 -= NB) {
+    const j0 = Math.max(0, j1 - NB);
+    const b = j1 - j0;
+    for (let q = 0; q < r; q++) {
+      const o = q * n;
+      for (let i = j1 - 1; i >= j0; i--) {
+        const ri = i * n;
+        let t = X[o + i];
+        for (let p = i + 1; p < j1; p++) t -= Lt[ri + p] * X[o + p];
+        X[o + i] = t / Lt[ri + i];
+      }
+    }
+    if (j0 === 0) break;
+    const U = gemmNT(block(X, n, 0, r, j0, j1), block(Lt, n, 0, j0, j0, j1), r, j0, b);
+    for (let q = 0; q < r; q++) for (let c = 0; c < j0; c++) X[q * n + c] -= U[q * j0 + c];
   }
   return X;
 }

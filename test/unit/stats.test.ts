@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { ols, partialCorrelation, pearson } from '../../src/core/stats';
 import { mixedLM, parseFormula } from '../../src/core/mixedlm';
 import { betaInc, normalQuantile, normalTwoSided, tQuantile, tTwoSided } from '../../src/core/special';
-import { cholesky, gemmNT, gemmNTScalar, matmul, spdInverse, spdLogDet, spdSolve, transpose } from '../../src/core/linalg';
+import { cholesky, cholSolveRows, cholSolveRowsUnblocked, choleskyUnblocked, gemmNT, gemmNTScalar, matmul, spdInverse, spdLogDet, spdSolve, transpose } from '../../src/core/linalg';
 import { gemmNTSimd, simdAvailable } from '../../src/core/simd-gemm';
 
 const f = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/compute/stats.json'), 'utf8'));
@@ -145,6 +145,29 @@ describe('linalg kernels vs naive loops', () => {
       }
       const J = gemmNTScalar(A, B, m, n, k, undefined, sym);
       expect(maxRel(C, J)).toBeLessThan(1e-10);
+    }
+  });
+  it('blocked Cholesky and solves (n ≥ 128, SIMD trailing updates) equal the unblocked ones', () => {
+    let s = 11;
+    const rnd = () => ((s = (s * 48271) % 2147483647) / 2147483647) - 0.5;
+    for (const [n, r] of [[300, 37], [129, 8], [200, 3]] as const) {
+      const X = Float64Array.from({ length: (n + 20) * n }, rnd);
+      const XT = transpose(X, n + 20, n);
+      const S = gemmNT(XT, XT, n, n, n + 20, undefined, true);
+      for (let i = 0; i < n; i++) S[i * n + i] += 1;
+      const L1 = choleskyUnblocked(Float64Array.from(S), n);
+      const L2 = cholesky(Float64Array.from(S), n);
+      expect(Math.max(...Array.from(L1, (v, i) => Math.abs(v - L2[i])))).toBeLessThan(1e-11);
+      const B = Float64Array.from({ length: r * n }, rnd);
+      const F1 = cholSolveRowsUnblocked(L1, transpose(L1, n, n), n, Float64Array.from(B), r);
+      const F2 = cholSolveRows(L2, transpose(L2, n, n), n, Float64Array.from(B), r);
+      // residual S f − b for every right-hand side
+      for (let q = 0; q < r; q++) for (let i = 0; i < n; i++) {
+        let t = 0;
+        for (let j = 0; j < n; j++) t += S[i * n + j] * F2[q * n + j];
+        expect(Math.abs(t - B[q * n + i])).toBeLessThan(1e-9);
+      }
+      expect(Math.max(...Array.from(F1, (v, i) => Math.abs(v - F2[i])))).toBeLessThan(1e-9);
     }
   });
 });
