@@ -7,7 +7,7 @@ import { createRng } from '../../src/core/rng';
 import { squareLattice } from '../../src/core/graphs/generators';
 import { simulateGlauber } from '../../src/core/ising/simulate';
 
-export type Variant = 'sync-table' | 'sync-csr' | 'async-table' | 'sync-exp' | 'sync-five' | 'naive' | 'direct';
+export type Variant = 'sync-table' | 'sync-csr' | 'async-small' | 'async-table' | 'sync-exp' | 'sync-five' | 'naive' | 'direct';
 
 export interface Timing {
   variant: Variant;
@@ -16,7 +16,7 @@ export interface Timing {
   seconds: number;
   /** Spins actually redrawn (async redraws about ε of them). */
   updates: number;
-  /** Spins visited (each visit draws at least one random number). */
+  /** N × steps: spin-steps simulated, whether or not a spin was redrawn. */
   visits: number;
 }
 
@@ -42,7 +42,7 @@ export function runKernel(variant: Variant, steps: number, seed = 1): Timing {
         : { kind: 'one' as const, beta };
     // Any kind other than 'square' sends the same lattice through the generic CSR loop.
     const graph = variant === 'sync-csr' ? { ...g, kind: 'csr' } : g;
-    const r = simulateGlauber(graph, { couplings, fields, mode: variant === 'async-table' ? 'async' : 'sync', eps: 0.5 }, s0, steps, rng, { record: false });
+    const r = simulateGlauber(graph, { couplings, fields, mode: variant.startsWith('async') ? 'async' : 'sync', eps: variant === 'async-small' ? 0.05 : 0.5 }, s0, steps, rng, { record: false });
     updates = r.updates;
   }
   const seconds = (performance.now() - t0) / 1000;

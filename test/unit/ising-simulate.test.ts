@@ -79,6 +79,23 @@ describe('Glauber simulator', () => {
     for (let i = 0; i < 24; i++) expect(Math.abs(f[i] - ((1 - eps) * (s0[i] > 0 ? 1 : 0) + eps * sigmoid(h[i])))).toBeLessThan(0.03);
   });
 
+  it('async with a small ε selects each spin independently with probability ε (geometric gaps)', () => {
+    const lat = squareLattice(100);
+    const start = new Int8Array(lat.n).fill(1);
+    // A strongly negative field makes every selected spin −1, so the −1s mark exactly the selected spins.
+    const p = { couplings: { kind: 'one' as const, beta: 0 }, fields: -40, mode: 'async' as const, eps: 0.02 };
+    const r = simulateGlauber(lat, p, start, 1, createRng(8));
+    const flipped = r.final.reduce((acc, v) => acc + (v < 0 ? 1 : 0), 0);
+    expect(flipped).toBe(r.updates);
+    expect(Math.abs(flipped / lat.n - 0.02)).toBeLessThan(0.004);
+    const firstHalf = r.final.subarray(0, lat.n / 2).reduce((acc, v) => acc + (v < 0 ? 1 : 0), 0);
+    expect(Math.abs(firstHalf / flipped - 0.5)).toBeLessThan(0.06);
+    expect(r.net[1]).toBeCloseTo(1 - (2 * flipped) / lat.n, 12);
+    const none = simulateGlauber(lat, { ...p, eps: 0 }, start, 3, createRng(8));
+    expect(none.updates).toBe(0);
+    expect(Array.from(none.net)).toEqual([1, 1, 1, 1]);
+  });
+
   it('records states and n(t); the same seed reproduces the run', () => {
     const p = { couplings: { kind: 'one' as const, beta: 0.3 } };
     const a = simulateGlauber(g, p, s0, 10, createRng(5));

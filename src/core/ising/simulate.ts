@@ -2,9 +2,10 @@
  * Glauber dynamics on a signed graph: P(s_i(t+1) = +1) = σ(h_i / 𝒯).
  * - sync: every spin is redrawn from the previous state;
  * - async (rate ε): each spin is redrawn with probability ε, else kept (the method's asynchronous variant).
- * Speed matters (10⁷ updates/s on a 316² lattice): spins are Int8Array, neighbours come from CSR, the random
- * stream is an inlined sfc32 compared against integer thresholds, and when the field is uniform and the
- * couplings ignore correctness, P(+1) is read from a table indexed by (friendly sum, unfriendly sum).
+ * Speed matters (10⁷ updates/s on a 316² lattice): spins are Int8Array, neighbours come from sign-split CSR (or
+ * row/column arithmetic on a square lattice), the random stream is an inlined sfc32 kept in locals and compared
+ * against integer thresholds, P(+1) comes from a table when the field is uniform and correctness is ignored, and
+ * async steps with a small ε jump between selected spins by geometric gaps.
  */
 import type { Rng } from '../rng';
 import type { SignedGraph } from '../graphs/signed';
@@ -33,6 +34,8 @@ export interface SimulationResult {
 }
 
 const TWO32 = 4294967296;
+/** Below this ε, async steps jump between selected spins by geometric gaps instead of visiting every spin. */
+const GEOMETRIC_BELOW = 0.2;
 
 function uniformField(f: GlauberParams['fields']): number | null {
   if (f === undefined) return 0;
@@ -53,8 +56,10 @@ export function simulateGlauber(
   const record = opts.record ?? true;
   const T = params.temperature ?? 1;
   const async = params.mode === 'async';
-  const epsThr = async ? (params.eps ?? 0.5) * TWO32 : TWO32;
-  const scale = async ? epsThr : TWO32;
+  const eps = Math.min(1, Math.max(0, params.eps ?? 0.5));
+  const epsThr = async ? eps * TWO32 : TWO32;
+  // Per-visit async pre-scales thresholds by ε (one draw decides selection and spin); geometric async does not.
+  const scale = async && eps >= GEOMETRIC_BELOW ? epsThr : TWO32;
   const yTrue = params.yTrue ?? 1;
   const [wFT, wFF, wUT, wUF] = effectiveWeights(params.couplings);
   const g0 = uniformField(params.fields);
@@ -95,13 +100,37 @@ export function simulateGlauber(
       for (let su = -maxU; su <= maxU; su++) table[(sf + maxF) * WU + (su + maxU)] = sigmoid((wFT * sf + wUT * su + g0!) / T) * scale;
   const side = g.side ?? 0;
   // Square lattice (periodic, all friendly): neighbours by index arithmetic, no CSR reads at all.
-  const lattice = tableOk && g.kind === 'square' && side * side === n && maxU === 0 && g.rowPtr[n] === 4 * n;
+  const lattice = !async && tableOk && g.kind === 'square' && side * side === n && maxU === 0 && g.rowPtr[n] === 4 * n;
   const invT = 1 / T;
 
   let updates = 0;
-  if (lattice) {
-    const r = latticeKernel(side, cur, nxt, table, maxF, maxU, WU, steps, [a, b, c, d], epsThr, states, net);
-    return { states, final: r.final, net, updates: r.updates };
+  if (lattice || (async && eps < GEOMETRIC_BELOW)) {
+    const law: Law = { fPtr, fCol, uPtr, uCol, maxF, maxU, table, WU, tableOk, five, field, invT, yTrue, wFT, wFF, wUT, wUF };
+    const rs = Int32Array.of(a, b, c, d);
+    const thrByK = new Float64Array(lattice ? 2 * maxF + 1 : 0);
+    for (let k = 0; k < thrByK.length; k++) thrByK[k] = table[k * WU + maxU];
+    const logKeep = Math.log1p(-eps);
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += cur[i];
+    for (let t = 1; t <= steps; t++) {
+      if (lattice) {
+        sum = latticeStep(rs, cur, nxt, side, thrByK, maxF);
+        updates += n;
+      } else {
+        nxt.set(cur);
+        if (eps > 0) {
+          const r = asyncStep(rs, cur, nxt, law, logKeep);
+          sum += r.delta;
+          updates += r.updates;
+        }
+      }
+      const tmp = cur;
+      cur = nxt;
+      nxt = tmp;
+      if (states) states.set(cur, t * n);
+      net[t] = sum / n;
+    }
+    return { states, final: cur, net, updates };
   }
   for (let t = 1; t <= steps; t++) {
     let sum = 0;
@@ -181,64 +210,102 @@ export function rolloutSign(
   return out;
 }
 
-/**
- * Sweeps of a periodic square lattice with a uniform field (sync, or async when epsThr < 2³²): neighbour sums by index arithmetic over
- * rows and columns, P(+1) from the table, the same inlined sfc32 stream. The hottest case, so it has its own loop.
- */
-function latticeKernel(
-  side: number,
-  cur: Int8Array,
-  nxt: Int8Array,
-  table: Float64Array,
-  maxF: number,
-  maxU: number,
-  WU: number,
-  steps: number,
-  seed: [number, number, number, number],
-  epsThr: number,
-  states: Int8Array | null,
-  net: Float64Array,
-): { final: Int8Array; updates: number } {
+interface Law {
+  fPtr: Int32Array;
+  fCol: Int32Array;
+  uPtr: Int32Array;
+  uCol: Int32Array;
+  maxF: number;
+  maxU: number;
+  table: Float64Array;
+  WU: number;
+  tableOk: boolean;
+  five: boolean;
+  field: Float64Array;
+  invT: number;
+  yTrue: number;
+  wFT: number;
+  wFF: number;
+  wUT: number;
+  wUF: number;
+}
+
+/** One sfc32 output; the state lives in an Int32Array so kernels can keep it in locals between calls. */
+function sfc32(s: Int32Array): number {
+  const t = (((s[0] + s[1]) | 0) + s[3]) | 0;
+  s[3] = (s[3] + 1) | 0;
+  s[0] = s[1] ^ (s[1] >>> 9);
+  s[1] = (s[2] + (s[2] << 3)) | 0;
+  s[2] = (((s[2] << 21) | (s[2] >>> 11)) + t) | 0;
+  return t >>> 0;
+}
+
+/** P(s_i = +1 | cur)·2³². */
+function threshold(i: number, cur: Int8Array, L: Law): number {
+  let sf = 0;
+  let su = 0;
+  for (let p = L.fPtr[i], e = L.fPtr[i + 1]; p < e; p++) sf += cur[L.fCol[p]];
+  for (let p = L.uPtr[i], e = L.uPtr[i + 1]; p < e; p++) su += cur[L.uCol[p]];
+  if (L.tableOk) return L.table[(sf + L.maxF) * L.WU + (su + L.maxU)];
+  let h: number;
+  if (L.five) {
+    // Among k neighbours with spin sum S, (k + y·S)/2 hold y (correct), so correctness needs no per-edge test.
+    const kf = L.fPtr[i + 1] - L.fPtr[i];
+    const ku = L.uPtr[i + 1] - L.uPtr[i];
+    const y = L.yTrue;
+    const cf = (kf + y * sf) / 2;
+    const cu = (ku + y * su) / 2;
+    h = y * (L.wFT * cf - L.wFF * (kf - cf) + L.wUT * cu - L.wUF * (ku - cu));
+  } else h = L.wFT * sf + L.wUT * su;
+  h = (h + L.field[i]) * L.invT;
+  return (h >= 0 ? 1 / (1 + Math.exp(-h)) : 1 - 1 / (1 + Math.exp(h))) * TWO32;
+}
+
+/** Async: the gap to the next selected spin is geometric(ε), so unselected spins cost only the bulk copy. */
+function asyncStep(rs: Int32Array, cur: Int8Array, nxt: Int8Array, L: Law, logKeep: number): { delta: number; updates: number } {
+  const n = cur.length;
+  let delta = 0;
   let updates = 0;
-  let [a, b, c, d] = seed;
-  const n = side * side;
-  // Thresholds indexed directly by the neighbour sum (su is always 0 here).
-  const thr = new Float64Array(2 * maxF + 1);
-  for (let k = -maxF; k <= maxF; k++) thr[k + maxF] = table[(k + maxF) * WU + maxU];
-  for (let t = 1; t <= steps; t++) {
-    let sum = 0;
-    for (let r = 0; r < side; r++) {
-      const row = r * side;
-      const up = r === 0 ? n - side : row - side;
-      const dn = r === side - 1 ? 0 : row + side;
-      for (let col = 0; col < side; col++) {
-        const i = row + col;
-        const k =
-          cur[col === 0 ? row + side - 1 : i - 1] + cur[col === side - 1 ? row : i + 1] + cur[up + col] + cur[dn + col] + maxF;
-        const u = (((a + b) | 0) + d) | 0;
-        d = (d + 1) | 0;
-        a = b ^ (b >>> 9);
-        b = (c + (c << 3)) | 0;
-        c = (((c << 21) | (c >>> 11)) + u) | 0;
-        if (u >>> 0 >= epsThr) {
-          const v = cur[i];
-          nxt[i] = v;
-          sum += v;
-          continue;
-        }
-        const v = u >>> 0 < thr[k] ? 1 : -1;
-        nxt[i] = v;
-        sum += v;
-        updates++;
-      }
-    }
-    const tmp = cur;
-    cur = nxt;
-    nxt = tmp;
-    if (states) states.set(cur, t * n);
-    net[t] = sum / n;
+  for (let i = Math.floor(Math.log((sfc32(rs) + 1) / TWO32) / logKeep); i < n; ) {
+    const v = sfc32(rs) < threshold(i, cur, L) ? 1 : -1;
+    delta += v - cur[i];
+    nxt[i] = v;
+    updates++;
+    i += 1 + Math.floor(Math.log((sfc32(rs) + 1) / TWO32) / logKeep);
   }
-  return { final: cur, updates };
+  return { delta, updates };
+}
+
+/** One synchronous sweep of a periodic square lattice: neighbours by row/column arithmetic, thresholds by sum. */
+function latticeStep(rs: Int32Array, cur: Int8Array, nxt: Int8Array, side: number, thrByK: Float64Array, maxF: number): number {
+  let a = rs[0];
+  let b = rs[1];
+  let c = rs[2];
+  let d = rs[3];
+  const n = side * side;
+  let sum = 0;
+  for (let r = 0; r < side; r++) {
+    const row = r * side;
+    const up = r === 0 ? n - side : row - side;
+    const dn = r === side - 1 ? 0 : row + side;
+    for (let col = 0; col < side; col++) {
+      const i = row + col;
+      const k = cur[col === 0 ? row + side - 1 : i - 1] + cur[col === side - 1 ? row : i + 1] + cur[up + col] + cur[dn + col];
+      const u = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (((c << 21) | (c >>> 11)) + u) | 0;
+      const v = u >>> 0 < thrByK[k + maxF] ? 1 : -1;
+      nxt[i] = v;
+      sum += v;
+    }
+  }
+  rs[0] = a;
+  rs[1] = b;
+  rs[2] = c;
+  rs[3] = d;
+  return sum;
 }
 
 function splitBySign(g: SignedGraph) {
