@@ -60,8 +60,8 @@ const suite: BenchSuite = {
     });
     const best = worker ? rate(worker[0], 'updates') : rate(main[0], 'updates');
     return [
-      `${STEPS} steps from a random start at β = 0.4, 𝒯 = 1, best of ${REPEATS} (the machine is shared); ${workerNote}. "Updates" are spins redrawn; async leaves the other`,
-      'spins it leaves alone; "spin-steps" = N × steps per second. Goal: ≥ 10 M updates/s in a worker.',
+      `${STEPS} steps from a random start at β = 0.4, 𝒯 = 1, best of ${REPEATS} (the machine is shared); ${workerNote}. "Updates" are spins redrawn (async keeps`,
+      'the others); "spin-steps" = N × steps per second. Goal: ≥ 10 M updates/s in a worker.',
       '',
       '| kernel | worker updates/s | worker spin-steps/s | main-thread updates/s | main thread vs naive (spin-steps) |',
       '|---|---|---|---|---|',
