@@ -1,8 +1,5 @@
-export interface LoadedModel {
-  id: string;
-  backend: string;
-  dtype: string;
-}
+import { loadedModels as registry, type LoadedModelEntry } from '../runtime/client';
 
-/** The models loaded in this page, as the status bar shows them; the model runtime keeps it current. */
-export const loadedModels = $state<{ list: LoadedModel[] }>({ list: [] });
+/** The models loaded in this page, mirrored from the runtime's registry into reactive state for the status bar. */
+export const loadedModels = $state<{ list: LoadedModelEntry[] }>({ list: [] });
+registry.subscribe((list) => (loadedModels.list = list));

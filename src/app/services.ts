@@ -2,6 +2,7 @@ import { RunStore } from '../store/run-store';
 import { WorkerHost } from './worker-host';
 import { RunController } from './run-controller.svelte';
 import type { ComputeWorkerApi } from '../../workers/compute.worker';
+import { ModelClient } from '../runtime/client';
 
 let storePromise: Promise<RunStore> | undefined;
 /** The one IndexedDB connection of the page, opened on first use. */
@@ -12,6 +13,9 @@ export const computeHost = new WorkerHost<ComputeWorkerApi>(
 );
 
 export const runController = new RunController(runStore, computeHost);
+
+/** One model client for the page: every loaded model, each in its own worker. */
+export const modelClient = new ModelClient();
 
 /** A small, harmless handle for tests and for diagnosing in the console. It can only hurt our own worker. */
 (globalThis as Record<string, unknown>).__socialMindsLab = {
