@@ -9,6 +9,7 @@
  */
 import { dot, gemmNT } from './linalg';
 import { createRng } from './rng';
+import { ResidentRows } from './simd-gemm';
 import { checkStack, runSteps, type CancelFlag, type LayerStack, type Progress } from './ridge';
 
 export interface Pooled {
@@ -174,6 +175,12 @@ export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): 
     xs.push(gramInfo(x, i));
     yield { done: ++done, total };
   }
+  // The x-side triangles stay resident in wasm memory; each y layer (and each permutation of it) is one gemv.
+  const resident = new ResidentRows(L1, (m * (m - 1)) / 2);
+  xs.forEach((xi, i) => {
+    resident.setRow(i, [xi.off]);
+    xi.off = new Float64Array(0);
+  });
   const rng = createRng(opts.seed ?? 0);
   const perms: Int32Array[] = [];
   for (let q = 0; q < N; q++) {
@@ -190,9 +197,10 @@ export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): 
   const rsPerm = new Float64Array(m);
   for (let j = 0; j < L2; j++) {
     const yj = gramInfo(y, j);
+    const offDots = resident.dotAll([yj.off]);
     for (let i = 0; i < L1; i++) {
       const xi = xs[i];
-      const kl = 2 * dot(xi.off, 0, yj.off, 0, xi.off.length);
+      const kl = 2 * offDots[i];
       const dd = dot(xi.diag, 0, yj.diag, 0, m);
       lin[i * L2 + j] = ratio(kl + dd, xi.selfBiased, yj.selfBiased);
       deb[i * L2 + j] = ratio(hsicDebiased(kl, xi.total, yj.total, dot(xi.rowsum, 0, yj.rowsum, 0, m), m), xi.selfDebiased, yj.selfDebiased);
@@ -201,12 +209,12 @@ export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): 
       const perm = perms[q];
       permutePacked(yj, perm, m, full!, packed!);
       for (let r = 0; r < m; r++) rsPerm[r] = yj.rowsum[perm[r]];
-      let ddp = 0;
+      const permDots = resident.dotAll([packed!]);
       for (let i = 0; i < L1; i++) {
         const xi = xs[i];
-        ddp = 0;
+        let ddp = 0;
         for (let r = 0; r < m; r++) ddp += xi.diag[r] * yj.diag[perm[r]];
-        const kl = 2 * dot(xi.off, 0, packed!, 0, packed!.length);
+        const kl = 2 * permDots[i];
         const o = (q * L1 + i) * L2 + j;
         permLin![o] = ratio(kl + ddp, xi.selfBiased, yj.selfBiased);
         permDeb![o] = ratio(hsicDebiased(kl, xi.total, yj.total, dot(xi.rowsum, 0, rsPerm, 0, m), m), xi.selfDebiased, yj.selfDebiased);

@@ -11,6 +11,7 @@
  * two Gram products per target layer replace L_A·L_B separate solves; each pair costs two dot products.
  */
 import { cholesky, cholSolveRows, dot, gemmNT, transpose } from './linalg';
+import { ResidentRows } from './simd-gemm';
 
 /** Per-sample layer states, row-major [n, L, H] (float32 from a model or float64). */
 export interface LayerStack {
@@ -142,6 +143,8 @@ interface SourceOp {
   A: Float64Array;
   Mpacked: Float64Array;
 }
+// Per pair, ⟨AᵀA, G⟩ − 2⟨A, C⟩ is one dot product of [Mpacked | A] with [Gpacked | −2·C]; the source rows stay
+// resident in wasm memory (ResidentRows) while the target layers stream past.
 
 function sourceOperator(s: LayerStack, l: number, train: Int32Array, test: Int32Array, alpha: number, cache?: MomentCache): SourceOp {
   const H = s.H;
@@ -206,7 +209,7 @@ function packUpper(M: Float64Array, n: number, offDiagFactor: number): Float64Ar
 /** Target-side weighted Grams for one target layer and split. */
 interface TargetSide {
   Gpacked: Float64Array;
-  Cte: Float64Array; // n_te × n_tr: Y_te W Y_trᵀ
+  CteM2: Float64Array; // n_te × n_tr: −2 · Y_te W Y_trᵀ
   t: number; // Σ_d w_d ‖y_te,d‖²
   nonConstant: number;
   constDims: number[];
@@ -249,9 +252,11 @@ function targetSide(s: LayerStack, l: number, train: Int32Array, test: Int32Arra
     }
   }
   const G = gemmNT(Wtr, Wtr, nTr, nTr, H, undefined, true);
+  const C = gemmNT(Wte, Wtr, nTe, nTr, H);
+  for (let i = 0; i < C.length; i++) C[i] *= -2;
   return {
     Gpacked: packUpper(G, nTr, 1),
-    Cte: gemmNT(Wte, Wtr, nTe, nTr, H),
+    CteM2: C,
     t,
     nonConstant: H - constDims.length,
     constDims,
@@ -294,7 +299,7 @@ export function* ridgeR2GridSteps(source: LayerStack, target: LayerStack, testMa
   const LB = target.L;
   const HB = target.H;
   const out = new Float64Array(LA * LB);
-  const perSource = 8 * (nTe * nTr + (nTr * (nTr + 1)) / 2);
+  const perSource = 8 * (2 * nTe * nTr + (nTr * (nTr + 1)) / 2); // A in JS, plus [Mpacked | A] in wasm memory
   const perTarget = 8 * ((nTr * (nTr + 1)) / 2 + 2 * nTe * nTr + nTr * HB + nTe * HB);
   const budget = opts.memoryBudgetBytes ?? 512 * 2 ** 20;
   const chunk = Math.max(1, Math.min(LA, Math.floor((budget - perTarget) / perSource)));
@@ -304,15 +309,21 @@ export function* ridgeR2GridSteps(source: LayerStack, target: LayerStack, testMa
   for (let a0 = 0; a0 < LA; a0 += chunk) {
     const a1 = Math.min(LA, a0 + chunk);
     const ops: SourceOp[] = [];
+    const packedLen = (nTr * (nTr + 1)) / 2;
+    const resident = new ResidentRows(a1 - a0, packedLen + nTe * nTr);
     for (let a = a0; a < a1; a++) {
-      ops.push(sourceOperator(source, a, train, test, alpha, opts.momentCache));
+      const op = sourceOperator(source, a, train, test, alpha, opts.momentCache);
+      resident.setRow(a - a0, [op.Mpacked, op.A]);
+      op.Mpacked = new Float64Array(0);
+      ops.push(op);
       yield { done: ++done, total };
     }
     for (let b = 0; b < LB; b++) {
       const tgt = targetSide(target, b, train, test);
+      const quad = resident.dotAll([tgt.Gpacked, tgt.CteM2]);
       for (let a = a0; a < a1; a++) {
         const op = ops[a - a0];
-        const sse = tgt.t - 2 * dot(op.A, 0, tgt.Cte, 0, nTe * nTr) + dot(op.Mpacked, 0, tgt.Gpacked, 0, tgt.Gpacked.length);
+        const sse = tgt.t + quad[a - a0];
         let constScore = 0;
         for (const h of tgt.constDims) constScore += constantDimScore(op.A, tgt, h, HB, nTr, nTe);
         out[a * LB + b] = (tgt.nonConstant - sse + constScore) / HB;

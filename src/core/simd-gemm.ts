@@ -135,39 +135,152 @@ function body(): number[] {
   return [...uleb(fn.length), ...fn];
 }
 
+// gemv: params 0 a, 1 x, 2 out (byte offsets), 3 rows, 4 kb (row stride in bytes, a multiple of 32);
+// i32 locals 5 i, 6 p, 7 arow; v128 locals 8 acc0, 9 acc1, 10 sum.
+function gemvBody(): number[] {
+  const c: number[] = [];
+  const get = (x: number) => c.push(Op.get, ...uleb(x));
+  const set = (x: number) => c.push(Op.set, ...uleb(x));
+  const i32 = (x: number) => c.push(Op.i32const, ...sleb(x));
+  const simd = (op: number, ...imm: number[]) => c.push(Op.simd, ...uleb(op), ...imm);
+  const load = (offset: number) => simd(0x00, 4, ...uleb(offset));
+  i32(0); set(5);
+  c.push(Op.block, 0x40, Op.loop, 0x40);
+  get(5); get(3); c.push(Op.i32ge, Op.brIf, 1);
+  get(0); get(5); get(4); c.push(Op.i32mul, Op.i32add); set(7);
+  simd(0x0c, ...new Array(16).fill(0)); set(8);
+  simd(0x0c, ...new Array(16).fill(0)); set(9);
+  i32(0); set(6);
+  c.push(Op.block, 0x40, Op.loop, 0x40);
+  get(6); get(4); c.push(Op.i32ge, Op.brIf, 1);
+  for (const [acc, off] of [[8, 0], [9, 16]]) {
+    get(acc);
+    get(7); get(6); c.push(Op.i32add); load(off);
+    get(1); get(6); c.push(Op.i32add); load(off);
+    simd(0xf2); simd(0xf0); set(acc);
+  }
+  get(6); i32(32); c.push(Op.i32add); set(6);
+  c.push(Op.br, 0, Op.end, Op.end);
+  get(8); get(9); simd(0xf0); set(10);
+  get(2); get(5); i32(8); c.push(Op.i32mul, Op.i32add);
+  get(10); simd(0x21, 0); get(10); simd(0x21, 1); c.push(Op.f64add, Op.f64store, 3, 0);
+  get(5); i32(1); c.push(Op.i32add); set(5);
+  c.push(Op.br, 0, Op.end, Op.end);
+  c.push(Op.end);
+  const fn = [...vec([[...uleb(3), 0x7f], [...uleb(3), 0x7b]]), ...c];
+  return [...uleb(fn.length), ...fn];
+}
+
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   const I32 = 0x7f;
-  const type = section(1, vec([[0x60, ...vec(new Array(7).fill([I32])), 0x00]]));
+  const type = section(1, vec([[0x60, ...vec(new Array(7).fill([I32])), 0x00], [0x60, ...vec(new Array(5).fill([I32])), 0x00]]));
   const str = (t: string) => [t.length, ...[...t].map((ch) => ch.charCodeAt(0))];
   // import "env" "mem": a memory (kind 2) with flags 0 (no maximum) and a minimum of 1 page
   const imp = section(2, vec([[...str('env'), ...str('mem'), 0x02, 0x00, 0x01]]));
-  const func = section(3, vec([[0]]));
-  const exp = section(7, vec([[...str('gemmNT'), 0x00, 0]]));
-  const code = section(10, vec([body()]));
+  const func = section(3, vec([[0], [1]]));
+  const exp = section(7, vec([[...str('gemmNT'), 0x00, 0], [...str('gemv'), 0x00, 1]]));
+  const code = section(10, vec([body(), gemvBody()]));
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...type, ...imp, ...func, ...exp, ...code]);
 }
 
 interface Kernel {
   memory: WebAssembly.Memory;
   run: (a: number, b: number, c: number, m: number, n: number, kb: number, sym: number) => void;
+  gemv: (a: number, x: number, out: number, rows: number, kb: number) => void;
 }
 
 let kernel: Kernel | null | undefined;
 
-function getKernel(): Kernel | null {
-  if (kernel !== undefined) return kernel;
-  kernel = null;
+/** A fresh instance with its own memory (each instance's memory is private to its callers). */
+function instantiate(): Kernel | null {
   try {
     if (typeof WebAssembly === 'undefined') return null;
     const bytes = moduleBytes();
     if (!WebAssembly.validate(bytes)) return null;
     const memory = new WebAssembly.Memory({ initial: 16 });
     const inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { mem: memory } });
-    kernel = { memory, run: inst.exports.gemmNT as Kernel['run'] };
+    return { memory, run: inst.exports.gemmNT as Kernel['run'], gemv: inst.exports.gemv as Kernel['gemv'] };
   } catch {
-    kernel = null;
+    return null;
   }
+}
+
+function getKernel(): Kernel | null {
+  if (kernel === undefined) kernel = instantiate();
   return kernel;
+}
+
+/**
+ * Rows kept resident in their own wasm memory, dotted with one vector at a time: out[i] = ⟨row_i, x⟩.
+ * The ridge grid keeps each source layer's operator here and dots it with each target layer's Gram, which would
+ * otherwise be the largest plain-JS loop left. Falls back to JS when wasm SIMD is unavailable.
+ */
+export class ResidentRows {
+  private readonly k: Kernel | null;
+  private readonly stride: number; // doubles per row, a multiple of 4
+  private readonly rowsJs: Float64Array[] = [];
+  constructor(
+    readonly rows: number,
+    readonly cols: number,
+    useWasm = true,
+  ) {
+    this.stride = cols + ((4 - (cols % 4)) % 4);
+    const bytes = (rows + 1) * this.stride * 8 + rows * 8;
+    this.k = useWasm && bytes < 2 ** 31 - 2 ** 20 ? instantiate() : null;
+    if (this.k) {
+      const have = this.k.memory.buffer.byteLength;
+      if (bytes > have) this.k.memory.grow(Math.ceil((bytes - have) / 65536));
+    }
+  }
+  /** Row i is the concatenation of `parts` (their lengths must add up to cols). */
+  setRow(i: number, parts: Float64Array[]): void {
+    if (!this.k) {
+      const row = new Float64Array(this.cols);
+      let o = 0;
+      for (const p of parts) {
+        row.set(p, o);
+        o += p.length;
+      }
+      this.rowsJs[i] = row;
+      return;
+    }
+    let o = (i * this.stride) * 8;
+    const buf = this.k.memory.buffer;
+    for (const p of parts) {
+      new Float64Array(buf, o, p.length).set(p);
+      o += p.length * 8;
+    }
+    new Float64Array(buf, o, this.stride - this.cols).fill(0);
+  }
+  /** ⟨row_i, x⟩ for the first `count` rows, x given as concatenated parts. */
+  dotAll(parts: Float64Array[], count = this.rows): Float64Array {
+    const out = new Float64Array(count);
+    if (!this.k) {
+      for (let i = 0; i < count; i++) {
+        let o = 0;
+        let s = 0;
+        const row = this.rowsJs[i];
+        for (const p of parts) {
+          for (let j = 0; j < p.length; j++) s += row[o + j] * p[j];
+          o += p.length;
+        }
+        out[i] = s;
+      }
+      return out;
+    }
+    const xOff = this.rows * this.stride * 8;
+    const buf = this.k.memory.buffer;
+    let o = xOff;
+    for (const p of parts) {
+      new Float64Array(buf, o, p.length).set(p);
+      o += p.length * 8;
+    }
+    new Float64Array(buf, o, this.stride - this.cols).fill(0);
+    const outOff = xOff + this.stride * 8;
+    this.k.gemv(0, xOff, outOff, count, this.stride * 8);
+    out.set(new Float64Array(buf, outOff, count));
+    return out;
+  }
 }
 
 /** Whether the SIMD kernel is available here (it is in Node ≥ 16 and current browsers). */

@@ -5,7 +5,7 @@ import { ols, partialCorrelation, pearson } from '../../src/core/stats';
 import { mixedLM, parseFormula } from '../../src/core/mixedlm';
 import { betaInc, normalQuantile, normalTwoSided, tQuantile, tTwoSided } from '../../src/core/special';
 import { cholesky, cholSolveRows, cholSolveRowsUnblocked, choleskyUnblocked, gemmNT, gemmNTScalar, matmul, spdInverse, spdLogDet, spdSolve, transpose } from '../../src/core/linalg';
-import { gemmNTSimd, simdAvailable } from '../../src/core/simd-gemm';
+import { gemmNTSimd, ResidentRows, simdAvailable } from '../../src/core/simd-gemm';
 
 const f = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/compute/stats.json'), 'utf8'));
 
@@ -168,6 +168,27 @@ describe('linalg kernels vs naive loops', () => {
         expect(Math.abs(t - B[q * n + i])).toBeLessThan(1e-9);
       }
       expect(Math.max(...Array.from(F1, (v, i) => Math.abs(v - F2[i])))).toBeLessThan(1e-9);
+    }
+  });
+  it('resident rows dotted with a vector (wasm gemv and the JS fallback) equal naive sums', () => {
+    let s = 5;
+    const rnd = () => ((s = (s * 48271) % 2147483647) / 2147483647) - 0.5;
+    for (const useWasm of [true, false]) {
+      const rows = 5;
+      const p1 = 7, p2 = 10; // cols = 17: not a multiple of 4, exercises the padding
+      const R = new ResidentRows(rows, p1 + p2, useWasm);
+      const data = Array.from({ length: rows }, () => [Float64Array.from({ length: p1 }, rnd), Float64Array.from({ length: p2 }, rnd)]);
+      data.forEach((parts, i) => R.setRow(i, parts));
+      for (let rep = 0; rep < 2; rep++) {
+        const x = [Float64Array.from({ length: p1 }, rnd), Float64Array.from({ length: p2 }, rnd)];
+        const got = R.dotAll(x);
+        data.forEach((parts, i) => {
+          let t = 0;
+          parts.forEach((p, k) => p.forEach((v, j) => (t += v * x[k][j])));
+          expect(Math.abs(got[i] - t)).toBeLessThan(1e-14);
+        });
+        expect(R.dotAll(x, 2).length).toBe(2);
+      }
     }
   });
 });
