@@ -96,6 +96,30 @@ describe('Glauber simulator', () => {
     expect(Array.from(none.net)).toEqual([1, 1, 1, 1]);
   });
 
+  it('long runs (per-node tables) are calibrated: binned P(+1) matches σ(h/𝒯), per-agent fields and five couplings', () => {
+    const cases: [Couplings, number][] = [
+      [{ kind: 'three', betaPlus: 0.6, betaMinus: 0.3, beta0: 0.2 }, 1],
+      [{ kind: 'five', betaPlusT: 1, betaPlusF: 0.1, betaMinusT: 0.5, betaMinusF: 0, beta0: 0.2 }, -1],
+    ];
+    for (const [couplings, yTrue] of cases) {
+      const T = 1.3;
+      const run = simulateGlauber(g, { couplings, fields, temperature: T, yTrue }, s0, 3000, createRng(21));
+      const bins = Array.from({ length: 5 }, () => ({ n: 0, up: 0, p: 0 }));
+      for (let t = 0; t < 3000; t++) {
+        const s = run.states!.subarray(t * 24, (t + 1) * 24);
+        const h = localFields(g, couplings, fields, s, yTrue);
+        for (let i = 0; i < 24; i++) {
+          const p = sigmoid(h[i] / T);
+          const b = bins[Math.min(4, Math.floor(p * 5))];
+          b.n++;
+          b.p += p;
+          if (run.states![(t + 1) * 24 + i] > 0) b.up++;
+        }
+      }
+      for (const b of bins) if (b.n > 2000) expect(Math.abs(b.up / b.n - b.p / b.n)).toBeLessThan(0.02);
+    }
+  });
+
   it('records states and n(t); the same seed reproduces the run', () => {
     const p = { couplings: { kind: 'one' as const, beta: 0.3 } };
     const a = simulateGlauber(g, p, s0, 10, createRng(5));
