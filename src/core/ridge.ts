@@ -92,6 +92,14 @@ export function checkStack(s: LayerStack, what: string): void {
   if (!(s.n >= 0 && s.L >= 1 && s.H >= 1) || s.data.length !== s.n * s.L * s.H) {
     throw new Error(`${what}: data length ${s.data.length} does not match [n=${s.n}, L=${s.L}, H=${s.H}]`);
   }
+  const d = s.data;
+  for (let i = 0; i < d.length; i++) {
+    if (!Number.isFinite(d[i])) {
+      const h = i % s.H;
+      const l = Math.floor(i / s.H) % s.L;
+      throw new Error(`${what}: non-finite value ${d[i]} at sample ${Math.floor(i / (s.H * s.L))}, layer ${l}, unit ${h}`);
+    }
+  }
 }
 
 /** Rows `idx` of layer l as a float64 matrix, centred by `mean` (pass null to get raw values). */

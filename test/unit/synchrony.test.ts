@@ -82,6 +82,19 @@ describe('ridge R² grid vs the closed-form numpy solve and sklearn r2_score', (
   });
 });
 
+describe('input checks', () => {
+  it('refuses non-finite states and mismatched shapes with the location', () => {
+    const c = cases[0];
+    const bad = Float32Array.from(c.source);
+    bad[(2 * c.LA + 1) * c.HA + 3] = NaN;
+    const source: LayerStack = { data: bad, n: c.n, L: c.LA, H: c.HA };
+    const target: LayerStack = { data: Float32Array.from(c.target), n: c.n, L: c.LB, H: c.HB };
+    expect(() => syncR2(source, target, c.group)).toThrow(/non-finite value NaN at sample 2, layer 1, unit 3/);
+    expect(() => syncR2({ ...target, n: c.n + 1 }, target, c.group)).toThrow(/does not match/);
+    expect(() => ridgeR2Grid(target, target, new Uint8Array(c.n), {})).toThrow(/at least 2 training and 2 test/);
+  });
+});
+
 describe('grouped split', () => {
   it('never cuts a group, fills the test set first to about the fraction, and is seeded', () => {
     const groups = Int32Array.from({ length: 500 }, (_, i) => (i * 7919) % 61);
