@@ -86,6 +86,7 @@ describe('models, baselines and scores', () => {
     expect(featureCountOf(eps, 'bias')).toBe(1);
     expect(buildDesign(eps, 'meanField', 'none').cols).toBe(1);
     expect(() => buildDesign([{ ...eps[0], features: undefined }], 'one', 'features')).toThrow();
+    expect(() => buildDesign([{ ...eps[0], yTrue: undefined }], 'five', 'features')).toThrow(/yTrue/);
     expect(pqColumns(16, 3)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18]);
     expect(pqColumns(2, 3)).toEqual([]);
     const sub = selectColumns(d, [2, 4]);

@@ -51,6 +51,8 @@ export function featureCountOf(episodes: readonly Episode[], field: FieldMode): 
 export function buildDesign(episodes: readonly Episode[], kind: CouplingKind | 'meanField' | null, field: FieldMode): Design {
   const K = kind === null ? 0 : kind === 'meanField' ? 1 : COUPLING_NAMES[kind].length;
   const F = featureCountOf(episodes, field);
+  if (kind === 'five' && episodes.some((e) => e.yTrue !== 1 && e.yTrue !== -1))
+    throw new Error('five couplings need every episode to carry yTrue = ±1 (objective questions only)');
   const cols = K + F;
   let rows = 0;
   for (const e of episodes) rows += e.graph.n * episodeSteps(e);
