@@ -5,6 +5,7 @@
 import { ModelRuntime, type Platform, type ResolvedModel } from './runtime';
 import { REGISTRY } from '../../models/registry';
 import type { GpuInfo } from './choose';
+import { TAP_OUTPUT } from '../core/onnx/taps';
 
 /** Cache name for patched hub downloads; distinct from transformers.js's own "transformers-cache". */
 export const TAPPED_CACHE_KEY = 'social-minds-lab-tapped-v1';
@@ -44,9 +45,36 @@ export async function probeWebGpu(): Promise<GpuInfo | null> {
   }
 }
 
+type SessionCreate = (arg0: unknown, arg1?: unknown, ...rest: unknown[]) => Promise<unknown>;
+let ortPatched: Promise<void> | null = null;
+
+/**
+ * On WebGPU, keep the tap output on the GPU (like the KV cache): the runtime downloads it once, on the prefill call,
+ * and disposes it on decode steps, so that generation does not pay a GPU→CPU readback per token for states it
+ * does not use. transformers.js sets preferredOutputLocation for the KV cache only; this adds the tap output. It
+ * patches the InferenceSession of the same onnxruntime-web module that transformers.js imports.
+ */
+function keepTapsOnGpu(): Promise<void> {
+  return (ortPatched ??= import('onnxruntime-web/webgpu').then((ort) => {
+    const IS = ort.InferenceSession as unknown as { create: SessionCreate };
+    const create = IS.create.bind(IS);
+    IS.create = (arg0, arg1, ...rest) => {
+      const opts = arg1 as { executionProviders?: unknown[]; preferredOutputLocation?: unknown } | undefined;
+      const onGpu = opts?.executionProviders?.some((ep) => (typeof ep === 'string' ? ep : (ep as { name?: string })?.name) === 'webgpu');
+      if (onGpu && typeof opts!.preferredOutputLocation !== 'string') {
+        arg1 = { ...opts, preferredOutputLocation: { ...(opts!.preferredOutputLocation as object | undefined), [TAP_OUTPUT]: 'gpu-buffer' } };
+      }
+      return create(arg0, arg1, ...rest);
+    };
+  }));
+}
+
 export const browserPlatform: Platform = {
   kind: 'browser',
-  tf: () => import('@huggingface/transformers') as Promise<never>,
+  tf: async () => {
+    await keepTapsOnGpu();
+    return (await import('@huggingface/transformers')) as never;
+  },
   resolveLocal,
   configure(tf, model, wrap) {
     const env = tf.env;

@@ -65,6 +65,12 @@ export class ModelLoadError extends Error {
 
 const now = () => performance.now();
 
+/** A tensor's data as fp32, downloading (and releasing) it when it lives on the GPU. */
+async function readTensor(t: TF): Promise<Float32Array> {
+  if (t.location === 'gpu-buffer') return new Float32Array((await t.ort_tensor.getData(true)) as Float32Array);
+  return new Float32Array(t.data as Float32Array);
+}
+
 function resolveModel(platform: Platform, model: string): ResolvedModel {
   const local = platform.resolveLocal(model);
   if (local) return local;
@@ -233,11 +239,12 @@ export class ModelRuntime implements ModelApi {
     m.forward = async (inputs: unknown) => {
       const t = now();
       const out = await forward.call(m, inputs);
+      const hs = out[TAP_OUTPUT];
       if (calls++ === 0) {
+        if (hs) prefillStates = await readTensor(hs); // [L+1, 1, H]: the prompt's last token
         prefillMs = now() - t;
-        const hs = out[TAP_OUTPUT];
-        if (hs) prefillStates = new Float32Array(hs.data as Float32Array); // [L+1, 1, H]: the prompt's last token
-      }
+      } else if (hs?.location === 'gpu-buffer') hs.dispose();
+      delete out[TAP_OUTPUT];
       return out;
     };
     const temperature = options.temperature ?? 0;
@@ -372,9 +379,7 @@ export class ModelRuntime implements ModelApi {
     });
     const out = await m.forward({ input_ids: new tf.Tensor('int64', ids, [B, S]), attention_mask: new tf.Tensor('int64', mask, [B, S]) });
     for (const [name, t] of Object.entries(out as Record<string, TF>)) {
-      if (name.startsWith('present') || t?.location === 'gpu-buffer') {
-        if (name !== TAP_OUTPUT && name !== 'logits') t.dispose?.();
-      }
+      if (name.startsWith('present') && t?.location === 'gpu-buffer') t.dispose?.();
     }
     return out;
   }
@@ -396,7 +401,7 @@ export class ModelRuntime implements ModelApi {
         const out = await this.forwardOnce(chunk);
         const hs = out[TAP_OUTPUT];
         if (!hs) throw new Error('encode() needs the hidden-state taps: load the model with taps enabled.');
-        const src = hs.data as Float32Array; // [L+1, B, H]
+        const src = await readTensor(hs); // [L+1, B, H]
         const B = chunk.length;
         for (let b = 0; b < B; b++) {
           for (let l = 0; l < L1; l++) {

@@ -168,7 +168,7 @@ describe('model client crash detection (fake worker)', () => {
         load: async () => (loads++, { id: 'tiny-social', backend: 'wasm', dtype: 'fp32', reason: '', numLayers: 6, hiddenSize: 192, tapStyles: ['optimum'], warnings: [], loadMs: 1 }),
         generate: () => new Promise(() => undefined),
       };
-      Comlink.expose(fakeApi, port2 as unknown as Comlink.Endpoint);
+      Comlink.expose(fakeApi, port2 as unknown as Parameters<typeof Comlink.expose>[1]);
       return Object.assign(port1, { terminate: () => (port1.close(), port2.close()) }) as unknown as Worker;
     };
     const registry = new LoadedModels();
