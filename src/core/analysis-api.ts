@@ -16,9 +16,11 @@ import {
   chooseAlphaGroupedCV,
   groupedSplit,
   summariseSync,
+  syncR2Both,
   syncR2Steps,
   type EpisodeRecord,
   type LagSamples,
+  type SyncBothResult,
   type SyncOptions,
   type SyncResult,
   type SyncSummary,
@@ -44,6 +46,11 @@ export const analysisCompute = {
 
   syncR2(source: LayerStack, target: LayerStack, group: ArrayLike<number>, options: Omit<SyncOptions, 'onProgress' | 'signal'> = {}, onProgress?: ProgressFn, jobId?: string): Promise<SyncResult> {
     return job(jobId, (isCancelled) => runStepsAsync(syncR2Steps(source, target, group, options), { onProgress, isCancelled }));
+  },
+
+  /** Both directions, A→B and B→A, and their mean (synchronous: use syncR2 per direction for progress/cancel). */
+  syncR2Both(ab: LagSamples, ba: LagSamples, options: Omit<SyncOptions, 'onProgress' | 'signal' | 'split' | 'splits'> = {}): SyncBothResult {
+    return syncR2Both(ab, ba, options);
   },
 
   cka(x: LayerStack, y: LayerStack, options: Omit<CkaOptions, 'onProgress' | 'signal'> = {}, onProgress?: ProgressFn, jobId?: string): Promise<CkaResult> {

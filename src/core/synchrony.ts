@@ -217,3 +217,19 @@ export function chooseAlphaGroupedCV(
   for (let i = 1; i < alphas.length; i++) if (scores[i] > scores[bi] || (scores[i] === scores[bi] && alphas[i] < alphas[bi])) bi = i;
   return { alpha: alphas[bi], scores };
 }
+
+export interface SyncBothResult {
+  ab: SyncResult;
+  ba: SyncResult;
+  /** ½[SyncR²(A→B) + SyncR²(B→A)]. */
+  syncR2: number;
+  /** ½√(SE_AB² + SE_BA²): the two directions' SEs combined as if independent. */
+  se: number;
+}
+
+/** Both directions of one interaction (samples from buildLagSamples with from = 'A' and from = 'B'). */
+export function syncR2Both(ab: LagSamples, ba: LagSamples, opts: Omit<SyncOptions, 'split' | 'splits'> = {}): SyncBothResult {
+  const r1 = syncR2(ab.source, ab.target, ab.group, opts);
+  const r2 = syncR2(ba.source, ba.target, ba.group, opts);
+  return { ab: r1, ba: r2, syncR2: 0.5 * (r1.syncR2 + r2.syncR2), se: 0.5 * Math.sqrt(r1.se ** 2 + r2.se ** 2) };
+}

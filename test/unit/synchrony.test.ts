@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ridgeR2Grid, CancelledError, type LayerStack } from '../../src/core/ridge';
-import { buildLagSamples, chooseAlphaGroupedCV, groupedSplit, summariseSync, syncR2, type EpisodeRecord } from '../../src/core/synchrony';
+import { buildLagSamples, chooseAlphaGroupedCV, groupedSplit, summariseSync, syncR2, syncR2Both, type EpisodeRecord } from '../../src/core/synchrony';
 
 interface RidgeCase {
   name: string; n: number; LA: number; HA: number; LB: number; HB: number; alpha: number; topK: number;
@@ -138,6 +138,23 @@ describe('lag-k samples', () => {
     expect(Array.from(s3.target.data)).toEqual([4, 4.5]);
     expect(Array.from(s3.group)).toEqual([7]);
     expect(() => buildLagSamples(eps, dims, 2)).toThrow(/odd/);
+  });
+});
+
+describe('both directions', () => {
+  it('averages A→B and B→A, each equal to its own one-direction run', () => {
+    const [c, d] = [cases[0], cases[2]];
+    const samples = (x: RidgeCase) => ({
+      source: { data: Float32Array.from(x.source), n: x.n, L: x.LA, H: x.HA },
+      target: { data: Float32Array.from(x.target), n: x.n, L: x.LB, H: x.HB },
+      group: Int32Array.from(x.group),
+    });
+    const r = syncR2Both(samples(c), samples(d), { splitSeeds: [0, 1] });
+    const ab = syncR2(samples(c).source, samples(c).target, c.group, { splitSeeds: [0, 1] });
+    const ba = syncR2(samples(d).source, samples(d).target, d.group, { splitSeeds: [0, 1] });
+    expect(r.syncR2).toBeCloseTo(0.5 * (ab.syncR2 + ba.syncR2), 14);
+    expect(r.se).toBeCloseTo(0.5 * Math.hypot(ab.se, ba.se), 14);
+    expect(Array.from(r.ab.r2)).toEqual(Array.from(ab.r2));
   });
 });
 
