@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ols, partialCorrelation, pearson } from '../../src/core/stats';
 import { mixedLM, parseFormula } from '../../src/core/mixedlm';
-import { betaInc, normalQuantile, normalTwoSided, tQuantile, tTwoSided } from '../../src/core/special';
+import { betaInc, erfc, gammaIncUpper, logGamma, normalCdf, normalQuantile, normalTwoSided, tCdf, tQuantile, tTwoSided } from '../../src/core/special';
 import { cholesky, cholSolveRows, cholSolveRowsUnblocked, choleskyUnblocked, gemmNT, gemmNTScalar, matmul, spdInverse, spdLogDet, spdSolve, transpose } from '../../src/core/linalg';
 import { gemmNTSimd, ResidentRows, simdAvailable } from '../../src/core/simd-gemm';
 
@@ -20,6 +20,13 @@ function maxRel(a: ArrayLike<number>, b: ArrayLike<number>): number {
 describe('special functions vs scipy', () => {
   it('regularised incomplete beta', () => {
     for (const [a, b, x, v] of f.special.betainc) expect(rel(betaInc(x, a, b), v)).toBeLessThan(1e-12);
+  });
+  it('log-gamma, erfc, upper incomplete gamma, normal and t CDFs', () => {
+    for (const [x, v] of f.special.lgamma) expect(Math.abs(logGamma(x) - v)).toBeLessThan(1e-13 * Math.max(1, Math.abs(v)));
+    for (const [x, v] of f.special.erfc) expect(rel(erfc(x), v)).toBeLessThan(1e-13);
+    for (const [a, x, v] of f.special.gammaincc) expect(rel(gammaIncUpper(a, x), v)).toBeLessThan(1e-12);
+    for (const [x, v] of f.special.normcdf) expect(rel(normalCdf(x), v)).toBeLessThan(1e-13);
+    for (const [x, df, v] of f.special.tcdf) expect(rel(tCdf(x, df), v)).toBeLessThan(1e-12);
   });
   it('t and normal tails and quantiles', () => {
     for (const [t, df, v] of f.special.tsf2) expect(rel(tTwoSided(t, df), v)).toBeLessThan(1e-10);

@@ -167,6 +167,8 @@ describe('alpha by grouped CV', () => {
     const r = chooseAlphaGroupedCV(source, target, c.group, alphas, { folds: 2 });
     expect(r.scores.length).toBe(3);
     expect(r.alpha).toBe(alphas[r.scores.indexOf(Math.max(...r.scores))]);
+    // each score is the unclamped SyncR² over the CV splits, recomputed here through the validated syncR2
+    alphas.forEach((alpha, i) => expect(r.scores[i]).toBe(syncR2(source, target, c.group, { alpha, splitSeeds: ['cv-0', 'cv-1'] }).syncR2Unclamped));
     // a huge alpha shrinks everything to the mean: its held-out R² is about 0 or below
     expect(r.scores[2]).toBeLessThan(r.scores[0]);
   });
