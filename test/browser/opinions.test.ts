@@ -146,6 +146,42 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
+  it('zoom and pan stay smooth with a 1000-node graph in the editor (no long tasks)', async () => {
+    const { page, errors } = await openPage(browser, link((c) => {
+      c.graph.generator = 'random';
+      c.graph.agents = 1000;
+      c.graph.edgeBudget = 3000;
+    }));
+    const canvas = page.getByTestId('graph-canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    // Loading 1000 nodes into graphology is one step of its own; what must stay smooth is zooming and panning,
+    // while the force layout keeps streaming positions from its worker.
+    await waitFor(page, async () => (await editorCounts(page)).nodes === 1000, 60_000);
+    await page.evaluate(() => {
+      const w = window as unknown as { __longTasks: number[] };
+      w.__longTasks = [];
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__longTasks.push(e.duration))).observe({ type: 'longtask' });
+    });
+    const [cx, cy] = await canvasPoint(page, 0.5, 0.5);
+    await page.mouse.move(cx, cy);
+    const started = Date.now();
+    for (let k = 0; k < 20; k++) {
+      await page.mouse.wheel(0, k < 10 ? -120 : 120);
+      await page.waitForTimeout(30);
+    }
+    await page.mouse.move(cx + 200, cy + 60);
+    await page.mouse.down();
+    await page.mouse.move(cx - 100, cy - 50, { steps: 20 });
+    await page.mouse.up();
+    console.log(`[${flavour}] 1000 nodes / 3000 edges: 20 zoom steps and a pan in ${Date.now() - started} ms`);
+    await page.waitForTimeout(500);
+    const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
+    console.log(`[${flavour}] long tasks while laying out, zooming and panning 1000 nodes: ${JSON.stringify(longTasks)}`);
+    expect(longTasks).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('a temperature sweep gives χ(𝒯) and a 𝒯_c near the lattice value', async () => {
     const { page, errors } = await openPage(browser, link((c) => {
       c.graph.side = 16;
