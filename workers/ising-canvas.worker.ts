@@ -65,9 +65,11 @@ function flush(force = false) {
   if (!force && now - lastStats < STATS_EVERY_MS) return;
   lastStats = now;
   const sample = sim.sample();
+  // The last n(t) held is that of step sim.t, which fixes the step of every earlier one even after trimming.
+  const t0 = sim.t - (sim.net.length - 1 - sentUpTo);
   onStats({
     t: sim.t,
-    t0: sentUpTo,
+    t0,
     net: sim.net.slice(sentUpTo),
     sample,
     playing,
@@ -77,13 +79,10 @@ function flush(force = false) {
     spins: sim.graph.n <= SMALL_GRAPH ? sim.spins.slice() : undefined,
     epoch,
   });
-  sentUpTo = sim.net.length;
-  // The full n(t) history stays on the page; the worker only needs what it has not sent yet.
-  if (sim.net.length > 50_000) {
-    sim.net.splice(0, sim.net.length - 1);
-    sim.samples.splice(0);
-    sentUpTo = sim.net.length;
-  }
+  // The full n(t) history lives on the page; the worker keeps only the last value (for the next batch's origin).
+  sim.net.splice(0, sim.net.length - 1);
+  sim.samples.splice(0);
+  sentUpTo = 1;
 }
 
 function measure(updates: number) {
@@ -112,6 +111,7 @@ function rebuild(config: OpinionsConfig) {
   graphKey = keyOf(config);
   epoch++;
   sentUpTo = 0;
+  playing = false;
   draw();
   flush(true);
 }
