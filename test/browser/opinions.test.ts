@@ -194,6 +194,13 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     expect(tc).toBeGreaterThan(0.9);
     expect(tc).toBeLessThan(2.2);
     expect(await page.getByTestId('plot-sweep').locator('path').count()).toBeGreaterThan(0);
+    // A long sweep can be cancelled half-way.
+    await page.locator('#field-sweep-steps').fill('5000');
+    await page.locator('#field-sweep-steps').press('Tab');
+    await page.getByTestId('sweep-run').click();
+    await page.getByRole('button', { name: 'Cancel sweep' }).click();
+    await page.getByRole('status').filter({ hasText: /Sweep cancelled after \d+ of 21/ }).waitFor();
+    await expect.poll(() => page.getByTestId('sweep-run').isEnabled()).toBe(true);
     expect(errors).toEqual([]);
     await page.context().close();
   });
