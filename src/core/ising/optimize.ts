@@ -24,52 +24,82 @@ const LOG2 = Math.LN2;
  * No penalty here; the optimiser adds it.
  */
 export function nllAndGradient(p: Problem, theta: ArrayLike<number>): { nll: number; grad: Float64Array } {
-  return p.link === 'logistic' ? logisticNll(p, Float64Array.from(theta)) : epsNll(p, Float64Array.from(theta));
+  return evaluate(columnMajor(p), Float64Array.from(theta));
 }
 
-function logisticNll(p: Problem, theta: Float64Array): { nll: number; grad: Float64Array } {
-  const { rows, cols, X, y, offset } = p;
-  const grad = new Float64Array(cols);
-  let nll = 0;
-  for (let r = 0, o = 0; r < rows; r++, o += cols) {
-    let eta = offset ? offset[r] : 0;
-    for (let k = 0; k < cols; k++) eta += X[o + k] * theta[k];
-    // z = −yη; one exp serves both log(1 + e^z) and σ(z).
-    const z = y[r] > 0 ? -eta : eta;
-    const e = Math.exp(-Math.abs(z));
-    nll += (z > 0 ? z : 0) + Math.log1p(e);
-    const sg = z >= 0 ? 1 / (1 + e) : e / (1 + e);
-    const dEta = y[r] > 0 ? -sg : sg; // d/dη log(1 + e^{−yη}) = −y σ(−yη)
-    for (let k = 0; k < cols; k++) grad[k] += dEta * X[o + k];
-  }
-  for (let k = 0; k < cols; k++) grad[k] /= rows;
-  return { nll: nll / rows, grad };
+/** The problem with X stored column by column: long inner loops over rows are what V8 compiles best. */
+interface ColumnProblem {
+  rows: number;
+  cols: number;
+  Xt: Float64Array;
+  y: Float64Array;
+  prev: Float64Array | null;
+  offset: Float64Array | null;
+  link: Link;
+  eta: Float64Array;
+  dEta: Float64Array;
 }
 
-function epsNll(p: Problem, theta: Float64Array): { nll: number; grad: Float64Array } {
-  const { rows, cols, X, y, offset } = p;
-  const prev = p.prev!;
-  const grad = new Float64Array(cols + 1);
-  const eps = 1 / (1 + Math.exp(-theta[cols]));
-  let nll = 0;
-  let gEps = 0;
-  for (let r = 0, o = 0; r < rows; r++, o += cols) {
-    let eta = offset ? offset[r] : 0;
-    for (let k = 0; k < cols; k++) eta += X[o + k] * theta[k];
-    const yr = y[r];
-    const th = Math.tanh(eta);
-    const s = prev[r];
-    const m = (1 - eps) * s + eps * th;
-    const q = Math.max(1 + yr * m, 1e-300);
-    nll += LOG2 - Math.log(q);
-    const dM = -yr / q;
-    const dEta = dM * eps * (1 - th * th);
-    gEps += dM * (th - s);
-    for (let k = 0; k < cols; k++) grad[k] += dEta * X[o + k];
+function columnMajor(p: Problem): ColumnProblem {
+  const { rows, cols, X } = p;
+  const Xt = new Float64Array(rows * cols);
+  for (let r = 0; r < rows; r++) for (let k = 0; k < cols; k++) Xt[k * rows + r] = X[r * cols + k];
+  return {
+    rows,
+    cols,
+    Xt,
+    y: Float64Array.from(p.y),
+    prev: p.prev ? Float64Array.from(p.prev) : null,
+    offset: p.offset ?? null,
+    link: p.link,
+    eta: new Float64Array(rows),
+    dEta: new Float64Array(rows),
+  };
+}
+
+/** The NLL costs a log per row, so Adam asks for it only at its plateau checks (wantNll = false gives NaN). */
+function evaluate(p: ColumnProblem, theta: Float64Array, wantNll = true): { nll: number; grad: Float64Array } {
+  const { rows, cols, Xt, y, eta, dEta } = p;
+  if (p.offset) eta.set(p.offset);
+  else eta.fill(0);
+  for (let k = 0; k < cols; k++) {
+    const th = theta[k];
+    if (th === 0) continue;
+    const o = k * rows;
+    for (let r = 0; r < rows; r++) eta[r] += Xt[o + r] * th;
   }
-  for (let k = 0; k < cols; k++) grad[k] /= rows;
-  grad[cols] = (gEps / rows) * eps * (1 - eps);
-  return { nll: nll / rows, grad };
+  let nll = 0;
+  const grad = new Float64Array(cols + (p.link === 'eps' ? 1 : 0));
+  if (p.link === 'logistic') {
+    for (let r = 0; r < rows; r++) {
+      // z = −yη; one exp serves both log(1 + e^z) and σ(z); d/dη log(1 + e^{−yη}) = −y σ(−yη).
+      const z = -y[r] * eta[r];
+      const e = Math.exp(-Math.abs(z));
+      if (wantNll) nll += (z > 0 ? z : 0) + Math.log1p(e);
+      dEta[r] = (-y[r] * (z >= 0 ? 1 : e)) / (1 + e);
+    }
+  } else {
+    const prev = p.prev!;
+    const eps = 1 / (1 + Math.exp(-theta[cols]));
+    let gEps = 0;
+    for (let r = 0; r < rows; r++) {
+      const th = Math.tanh(eta[r]);
+      const s = prev[r];
+      const q = Math.max(1 + y[r] * ((1 - eps) * s + eps * th), 1e-300);
+      if (wantNll) nll += LOG2 - Math.log(q);
+      const dM = -y[r] / q;
+      dEta[r] = dM * eps * (1 - th * th);
+      gEps += dM * (th - s);
+    }
+    grad[cols] = (gEps / rows) * eps * (1 - eps);
+  }
+  for (let k = 0; k < cols; k++) {
+    const o = k * rows;
+    let g = 0;
+    for (let r = 0; r < rows; r++) g += dEta[r] * Xt[o + r];
+    grad[k] = g / rows;
+  }
+  return { nll: wantNll ? nll / rows : NaN, grad };
 }
 
 export interface AdamOptions {
@@ -109,10 +139,12 @@ export function adam(p: Problem, theta0: ArrayLike<number>, o: AdamOptions = {})
   let last = Infinity;
   let step = 0;
   let converged = false;
+  const cp = columnMajor(p);
   for (step = 1; step <= maxSteps; step++) {
-    const { nll, grad } = nllAndGradient(p, theta);
+    const check = step % every === 1 || every === 1;
+    const { nll, grad } = evaluate(cp, theta, check);
     for (const k of pen) grad[k] += 2 * l2 * theta[k];
-    if (step % every === 1 || every === 1) {
+    if (check) {
       const f = objective(nll);
       if (last - f < tol * (1 + Math.abs(f)) && last !== Infinity) {
         converged = true;
@@ -128,7 +160,7 @@ export function adam(p: Problem, theta0: ArrayLike<number>, o: AdamOptions = {})
       theta[k] -= (lr * (m[k] / c1)) / (Math.sqrt(v[k] / c2) + 1e-8);
     }
   }
-  const { nll } = nllAndGradient(p, theta);
+  const { nll } = evaluate(cp, theta);
   return { theta, objective: objective(nll), nll, steps: Math.min(step, maxSteps), converged };
 }
 
