@@ -3,7 +3,7 @@
  * taps) and times the same greedy generation on both, alternating, so the ratio is measured in one run.
  */
 import { ModelClient } from '../../src/runtime/client';
-import { probeWebGpu } from '../../src/runtime/browser';
+import { probeWebGpu } from '../../src/runtime/gpu';
 import type { Device, Dtype } from '../../src/runtime/types';
 
 export interface BenchOptions {

@@ -4,7 +4,7 @@
  */
 import { ModelRuntime, type Platform, type ResolvedModel } from './runtime';
 import { REGISTRY } from '../../models/registry';
-import type { GpuInfo } from './choose';
+import { probeWebGpu } from './gpu';
 import { TAP_OUTPUT } from '../core/onnx/taps';
 
 /** Cache name for patched hub downloads; distinct from transformers.js's own "transformers-cache". */
@@ -20,29 +20,6 @@ function resolveLocal(model: string): ResolvedModel | undefined {
   if (!entry) return undefined;
   // a path, not a URL: transformers.js only treats non-URL local paths as local files (metadata probes included)
   return { id: entry.id, repo: entry.repo, source: 'local', localDir: new URL('models/', appBase()).pathname, revision: null, entry, warnings: [] };
-}
-
-let gpuInfo: Promise<GpuInfo | null> | null = null;
-
-export async function probeWebGpu(): Promise<GpuInfo | null> {
-  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
-  if (!gpu) return null;
-  try {
-    const adapter = (await gpu.requestAdapter()) as {
-      features: Set<string>;
-      limits: { maxBufferSize: number; maxStorageBufferBindingSize: number };
-      info?: { vendor?: string; architecture?: string; description?: string };
-    } | null;
-    if (!adapter) return null;
-    return {
-      shaderF16: adapter.features.has('shader-f16'),
-      maxBufferSize: adapter.limits.maxBufferSize,
-      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
-      description: [adapter.info?.vendor, adapter.info?.architecture, adapter.info?.description].filter(Boolean).join(' ') || undefined,
-    };
-  } catch {
-    return null;
-  }
 }
 
 type SessionCreate = (arg0: unknown, arg1?: unknown, ...rest: unknown[]) => Promise<unknown>;
@@ -91,7 +68,7 @@ export const browserPlatform: Platform = {
     env.fetch = wrap(globalThis.fetch.bind(globalThis));
     env.logLevel = 40;
   },
-  webgpu: () => (gpuInfo ??= probeWebGpu()),
+  webgpu: () => probeWebGpu(),
 };
 
 export function createBrowserRuntime(): ModelRuntime {

@@ -97,6 +97,17 @@ describe('Node runtime, cpu fp32, embedded model', () => {
     expect(r.tokens.length).toBeLessThanOrEqual(free.tokens.length);
   });
 
+  it('cancel() stops a running generate at the next token', async () => {
+    let calls = 0;
+    const r = await rt.generate({ prompt: fixture.cases[2].text, temperature: 1, seed: 1, maxNewTokens: 40 }, () => {
+      if (++calls === 3) void rt.cancel();
+    });
+    expect(r.finishReason).toBe('cancelled');
+    expect(r.tokens.length).toBeLessThanOrEqual(4);
+    // the next call is not affected
+    expect((await rt.generate({ prompt: fixture.cases[2].text, maxNewTokens: 5 })).finishReason).not.toBe('cancelled');
+  });
+
   it('scoreText gives per-token log-likelihoods consistent with greedy decoding', async () => {
     const c = fixture.cases[2];
     const greedy = await rt.generate({ prompt: c.text, maxNewTokens: 3 });
