@@ -14,7 +14,10 @@ import { compareModels, type Comparison } from './ising/compare';
 import { rolloutStochastic, type DynamicsModel } from './ising/models';
 import { temperatureSweep, type SweepOptions, type SweepResult } from './ising/sweep';
 import { pca, fieldFeatures, embeddingFieldFeatures, type EmbeddingFeatures, type PcaModel } from './ising/features';
-import { individualArchetypes, groupArchetype, netOpinion, conviction, regimes, correctness } from './ising/archetypes';
+import {
+  individualArchetypes, groupArchetype, netOpinion, conviction, regimes, correctness,
+  GROUP_ARCHETYPES, INDIVIDUAL_ARCHETYPES, type GroupArchetype, type IndividualArchetype,
+} from './ising/archetypes';
 import { echoChamberTable, homophily, linkHomophily, opinionDistribution, polarization, type EchoTable } from './polarization/metrics';
 import { boundedConfidence, coevolvingVoter, initialOpinions, type BaselineRun } from './polarization/classic';
 
@@ -56,17 +59,20 @@ export const opinionsCompute = {
   compareModels(train: Episode[], test: Episode[], opts: FitOptions): Comparison {
     return compareModels(train, test, opts);
   },
-  /** Stochastic rollouts from each episode's s(0), with their individual-archetype counts. */
-  stochasticArchetypes(model: DynamicsModel, episodes: Episode[], seed: number | string) {
+  /** Stochastic rollouts from each episode's s(0), with their individual- and group-archetype counts. */
+  stochasticArchetypes(model: DynamicsModel, episodes: Episode[], seed: number | string, delta = 0.2) {
     const rng = createRng(seed);
-    const counts = { Frozen: 0, Switcher: 0, Intermittent: 0, Oscillator: 0 };
+    const counts: Record<IndividualArchetype, number> = { Frozen: 0, Switcher: 0, Intermittent: 0, Oscillator: 0 };
+    const groups = Object.fromEntries(GROUP_ARCHETYPES.map((k) => [k, 0])) as Record<GroupArchetype, number>;
     const rollouts = episodes.map((e) => {
       const s = rolloutStochastic(model, e, rng);
       const a = individualArchetypes(s, e.graph.n).counts;
-      for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] += a[k];
+      for (const k of INDIVIDUAL_ARCHETYPES) counts[k] += a[k];
+      const net = netOpinion(s, e.graph.n);
+      groups[groupArchetype(net[0], net[net.length - 1], delta)]++;
       return s;
     });
-    return { rollouts, counts };
+    return { rollouts, counts, groups };
   },
   temperatureSweep(model: DynamicsModel, starts: Episode[], opts: SweepOptions = {}): SweepResult {
     return temperatureSweep(model, starts, opts);

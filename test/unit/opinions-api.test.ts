@@ -33,6 +33,7 @@ describe('opinions/polarization compute API', () => {
     const model = cmp.scores[0].model;
     const arch = roundTrip(api.stochasticArchetypes(model, episodes, 2));
     expect(Object.values(arch.counts).reduce((a, b) => a + b, 0)).toBe(4 * 16);
+    expect(Object.values(arch.groups).reduce((a, b) => a + b, 0)).toBe(4);
     const sw = roundTrip(api.temperatureSweep(model, episodes.slice(0, 1), { count: 5, steps: 30, burn: 10 }));
     expect(sw.chi.length).toBe(5);
     const d = roundTrip(api.describeGroup(sim.states!, 16));
