@@ -96,12 +96,16 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     const canvas = page.getByTestId('graph-canvas');
     await canvas.scrollIntoViewIfNeeded();
     await waitFor(page, async () => (await page.getByTestId('editor-status').textContent())?.includes('0 nodes') ?? false);
-    const a = await canvasPoint(page, 0.3, 0.5);
-    const b = await canvasPoint(page, 0.7, 0.5);
-    const c = await canvasPoint(page, 0.5, 0.2);
-    for (const p of [a, b, c]) await page.mouse.dblclick(p[0], p[1]);
+    const spots: [number, number][] = [[0.3, 0.5], [0.7, 0.5], [0.5, 0.2]];
+    for (const [fx, fy] of spots) {
+      const [x, y] = await canvasPoint(page, fx, fy);
+      await page.mouse.dblclick(x, y);
+    }
     expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 0 });
     await page.getByRole('radio', { name: 'Connect' }).check();
+    // Checking the tool may scroll the page, so the nodes' screen positions are read again.
+    await canvas.scrollIntoViewIfNeeded();
+    const [a, b, c] = await Promise.all(spots.map(([fx, fy]) => canvasPoint(page, fx, fy)));
     for (const [p, q] of [[a, b], [b, c]]) {
       await page.mouse.move(p[0], p[1]);
       await page.mouse.down();
@@ -136,12 +140,25 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await waitFor(page, async () => (await editorCounts(page)).edges === 2);
     expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 2 });
 
+    // Keyboard routes: A adds a node on the focused canvas, Ctrl+Z takes it back; the form sets an edge by numbers.
+    await canvas.focus();
+    await page.keyboard.press('a');
+    expect(await editorCounts(page)).toEqual({ nodes: 4, edges: 2 });
+    await page.keyboard.press('Control+z');
+    expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 2 });
+    await page.getByRole('spinbutton', { name: 'From node' }).fill('0');
+    await page.getByRole('spinbutton', { name: 'to node' }).fill('2');
+    await page.getByRole('combobox', { name: 'sign' }).selectOption('-1');
+    await page.getByRole('button', { name: 'Set edge' }).click();
+    expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 3 });
+    await waitFor(page, async () => (await page.getByTestId('editor-status').textContent())?.includes('1 unfriendly') ?? false);
+
     const hostile = join(mkdtempSync(join(tmpdir(), 'graph-')), 'bad.csv');
     writeFileSync(hostile, 'source,target,sign\n<img src=x onerror=alert(1)>,b,1\n');
     await page.getByTestId('import').setInputFiles(hostile);
     await page.getByRole('alert').filter({ hasText: /Import refused/ }).waitFor();
     expect(await page.locator('img[onerror]').count()).toBe(0);
-    expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 2 });
+    expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 3 });
     expect(errors).toEqual([]);
     await page.context().close();
   });
