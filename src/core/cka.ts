@@ -60,27 +60,28 @@ function gramInfo(s: LayerStack, l: number): GramInfo {
   for (let i = 0; i < m; i++) for (let h = 0; h < H; h++) mean[h] += data[(i * L + l) * H + h];
   for (let h = 0; h < H; h++) mean[h] /= m;
   for (let i = 0; i < m; i++) for (let h = 0; h < H; h++) X[i * H + h] = data[(i * L + l) * H + h] - mean[h];
-  const K = gemmNT(X, X, m, m, H, undefined, true);
+  const K = gemmNT(X, X, m, m, H, undefined, true, false); // only the upper triangle is read below
   const off = new Float64Array((m * (m - 1)) / 2);
   const diag = new Float64Array(m);
   const rowsum = new Float64Array(m);
   let p = 0;
-  let total = 0;
   let offSq = 0;
   let diagSq = 0;
   for (let i = 0; i < m; i++) {
     diag[i] = K[i * m + i];
     diagSq += diag[i] * diag[i];
     let r = 0;
-    for (let j = 0; j < m; j++) if (j !== i) r += K[i * m + j];
-    rowsum[i] = r;
-    total += r;
     for (let j = i + 1; j < m; j++) {
       const v = K[i * m + j];
       off[p++] = v;
       offSq += v * v;
+      r += v;
+      rowsum[j] += v;
     }
+    rowsum[i] += r;
   }
+  let total = 0;
+  for (let i = 0; i < m; i++) total += rowsum[i];
   const info: GramInfo = { off, diag, rowsum, total, selfBiased: 2 * offSq + diagSq, selfDebiased: 0 };
   info.selfDebiased = hsicDebiased(2 * offSq, total, total, dot(rowsum, 0, rowsum, 0, m), m);
   return info;

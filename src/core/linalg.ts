@@ -6,21 +6,24 @@
  * hosts without wasm SIMD use the JS tile.
  */
 
-import { gemmNTSimd } from './simd-gemm';
+import { gemmNTSimd, mirrorUpper } from './simd-gemm';
 
 export type Mat = Float64Array;
 
 /** Below this many multiply-adds the copy into wasm memory costs more than SIMD saves. */
 const SIMD_MIN_WORK = 1 << 16;
 
-/** C (m×n) = A (m×k) · B (n×k)ᵀ. With `symmetric` (A and B the same rows), only j ≥ i tiles are computed. */
-export function gemmNT(A: Mat, B: Mat, m: number, n: number, k: number, C: Mat = new Float64Array(m * n), symmetric = false): Mat {
-  if (m * n * k >= SIMD_MIN_WORK && gemmNTSimd(A, symmetric ? null : B, m, n, k, C, symmetric)) return C;
-  return gemmNTScalar(A, B, m, n, k, C, symmetric);
+/**
+ * C (m×n) = A (m×k) · B (n×k)ᵀ. With `symmetric` (A and B the same rows), only j ≥ i tiles are computed, and the
+ * lower triangle is filled from the upper one unless `mirror` is false.
+ */
+export function gemmNT(A: Mat, B: Mat, m: number, n: number, k: number, C: Mat = new Float64Array(m * n), symmetric = false, mirror = true): Mat {
+  if (m * n * k >= SIMD_MIN_WORK && gemmNTSimd(A, symmetric ? null : B, m, n, k, C, symmetric, mirror)) return C;
+  return gemmNTScalar(A, B, m, n, k, C, symmetric, mirror);
 }
 
 /** The plain-JS kernel: a 2×4 register tile (~1.8 GMAC/s here; the NN axpy form was ~4× slower). */
-export function gemmNTScalar(A: Mat, B: Mat, m: number, n: number, k: number, C: Mat = new Float64Array(m * n), symmetric = false): Mat {
+export function gemmNTScalar(A: Mat, B: Mat, m: number, n: number, k: number, C: Mat = new Float64Array(m * n), symmetric = false, mirror = true): Mat {
   const m2 = m - (m % 2);
   const n4 = n - (n % 4);
   for (let i = 0; i < m2; i += 2) {
@@ -54,7 +57,7 @@ export function gemmNTScalar(A: Mat, B: Mat, m: number, n: number, k: number, C:
     }
   }
   for (let i = m2; i < m; i++) for (let j = symmetric ? i : 0; j < n; j++) C[i * n + j] = dot(A, i * k, B, j * k, k);
-  if (symmetric) for (let i = 0; i < m; i++) for (let j = 0; j < i; j++) C[i * n + j] = C[j * n + i];
+  if (symmetric && mirror) mirrorUpper(C, n);
   return C;
 }
 
@@ -217,14 +220,59 @@ export function cholesky(S: Mat, n: number): Mat {
       for (let i = 0; i < b; i++) P[o + i] = (P[o + i] - dot(D, i * b, P, o, i)) / D[i * b + i];
     }
     for (let r = 0; r < m; r++) S.set(P.subarray(r * b, (r + 1) * b), (k1 + r) * n + k0);
-    const U = gemmNT(P, P, m, m, b, undefined, true);
-    for (let r = 0; r < m; r++) {
-      const row = (k1 + r) * n + k1;
-      for (let c = 0; c <= r; c++) S[row + c] -= U[r * m + c];
+    const U = gemmNT(P, P, m, m, b, undefined, true, false);
+    // U's upper triangle holds the update; S's lower triangle receives it (U is symmetric).
+    for (let c = 0; c < m; c++) {
+      const uc = c * m;
+      for (let r = c; r < m; r++) S[(k1 + r) * n + k1 + c] -= U[uc + r];
     }
   }
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) S[i * n + j] = 0;
   return S;
+}
+
+/**
+ * Within one diagonal block [j0, j1): forward (T lower) or backward (T upper) substitution on every row of X,
+ * four rows at a time so that each load of T feeds four accumulators.
+ */
+function triangularBlock(T: Mat, n: number, X: Mat, r: number, j0: number, j1: number, forward: boolean): void {
+  let q = 0;
+  for (; q + 4 <= r; q += 4) {
+    const o0 = q * n;
+    const o1 = o0 + n;
+    const o2 = o1 + n;
+    const o3 = o2 + n;
+    for (let s = 0; s < j1 - j0; s++) {
+      const i = forward ? j0 + s : j1 - 1 - s;
+      const ri = i * n;
+      const p0 = forward ? j0 : i + 1;
+      const p1 = forward ? i : j1;
+      let s0 = X[o0 + i], s1 = X[o1 + i], s2 = X[o2 + i], s3 = X[o3 + i];
+      for (let p = p0; p < p1; p++) {
+        const t = T[ri + p];
+        s0 -= t * X[o0 + p];
+        s1 -= t * X[o1 + p];
+        s2 -= t * X[o2 + p];
+        s3 -= t * X[o3 + p];
+      }
+      const inv = 1 / T[ri + i];
+      X[o0 + i] = s0 * inv;
+      X[o1 + i] = s1 * inv;
+      X[o2 + i] = s2 * inv;
+      X[o3 + i] = s3 * inv;
+    }
+  }
+  for (; q < r; q++) {
+    const o = q * n;
+    for (let s = 0; s < j1 - j0; s++) {
+      const i = forward ? j0 + s : j1 - 1 - s;
+      const ri = i * n;
+      let t = X[o + i];
+      if (forward) for (let p = j0; p < i; p++) t -= T[ri + p] * X[o + p];
+      else for (let p = i + 1; p < j1; p++) t -= T[ri + p] * X[o + p];
+      X[o + i] = t / T[ri + i];
+    }
+  }
 }
 
 /**
@@ -237,15 +285,7 @@ export function cholSolveRows(L: Mat, Lt: Mat, n: number, X: Mat, r: number): Ma
   for (let j0 = 0; j0 < n; j0 += NB) {
     const j1 = Math.min(n, j0 + NB);
     const b = j1 - j0;
-    for (let q = 0; q < r; q++) {
-      const o = q * n;
-      for (let i = j0; i < j1; i++) {
-        const ri = i * n;
-        let t = X[o + i];
-        for (let p = j0; p < i; p++) t -= L[ri + p] * X[o + p];
-        X[o + i] = t / L[ri + i];
-      }
-    }
+    triangularBlock(L, n, X, r, j0, j1, true);
     if (j1 === n) break;
     const U = gemmNT(block(X, n, 0, r, j0, j1), block(L, n, j1, n, j0, j1), r, n - j1, b);
     const w = n - j1;
@@ -255,15 +295,7 @@ export function cholSolveRows(L: Mat, Lt: Mat, n: number, X: Mat, r: number): Ma
   for (let j1 = n; j1 > 0; j1 -= NB) {
     const j0 = Math.max(0, j1 - NB);
     const b = j1 - j0;
-    for (let q = 0; q < r; q++) {
-      const o = q * n;
-      for (let i = j1 - 1; i >= j0; i--) {
-        const ri = i * n;
-        let t = X[o + i];
-        for (let p = i + 1; p < j1; p++) t -= Lt[ri + p] * X[o + p];
-        X[o + i] = t / Lt[ri + i];
-      }
-    }
+    triangularBlock(Lt, n, X, r, j0, j1, false);
     if (j0 === 0) break;
     const U = gemmNT(block(X, n, 0, r, j0, j1), block(Lt, n, 0, j0, j0, j1), r, j0, b);
     for (let q = 0; q < r; q++) for (let c = 0; c < j0; c++) X[q * n + c] -= U[q * j0 + c];

@@ -200,7 +200,7 @@ function sourceOperator(s: LayerStack, l: number, train: Int32Array, test: Int32
     A = cholSolveRows(Lc, transpose(Lc, nTr, nTr), nTr, gemmNT(Xte, Xtr, nTe, nTr, H), nTe);
   }
   const At = transpose(A, nTe, nTr);
-  const M = gemmNT(At, At, nTr, nTr, nTe, undefined, true);
+  const M = gemmNT(At, At, nTr, nTr, nTe, undefined, true, false); // packUpper reads the upper triangle only
   return { A, Mpacked: packUpper(M, nTr, 2) };
 }
 
@@ -259,7 +259,7 @@ function targetSide(s: LayerStack, l: number, train: Int32Array, test: Int32Arra
       t += v * v;
     }
   }
-  const G = gemmNT(Wtr, Wtr, nTr, nTr, H, undefined, true);
+  const G = gemmNT(Wtr, Wtr, nTr, nTr, H, undefined, true, false);
   const C = gemmNT(Wte, Wtr, nTe, nTr, H);
   for (let i = 0; i < C.length; i++) C[i] *= -2;
   return {

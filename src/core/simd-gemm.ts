@@ -278,9 +278,10 @@ export function simdAvailable(): boolean {
 
 /**
  * C (m×n) = A (m×k) · B (n×k)ᵀ with the SIMD kernel, or null when it is unavailable or the operands would not fit
- * in 2 GiB of wasm memory. With `symmetric`, only tiles with j ≥ i are computed and the lower triangle is mirrored.
+ * in 2 GiB of wasm memory. With `symmetric`, only tiles with j ≥ i are computed; the lower triangle is then mirrored
+ * unless `mirror` is false (callers that read only the upper triangle skip that strided pass).
  */
-export function gemmNTSimd(A: Float64Array, B: Float64Array | null, m: number, n: number, k: number, C: Float64Array, symmetric: boolean): Float64Array | null {
+export function gemmNTSimd(A: Float64Array, B: Float64Array | null, m: number, n: number, k: number, C: Float64Array, symmetric: boolean, mirror = true): Float64Array | null {
   const K = getKernel();
   if (!K) return null;
   const kp = k + (k & 1);
@@ -312,6 +313,21 @@ export function gemmNTSimd(A: Float64Array, B: Float64Array | null, m: number, n
   K.run(0, bOff, cOff, mp, np, kp * 8, symmetric ? 1 : 0);
   const c = new Float64Array(buf, cOff, mp * np);
   for (let i = 0; i < m; i++) C.set(c.subarray(i * np, i * np + n), i * n);
-  if (symmetric) for (let i = 0; i < m; i++) for (let j = 0; j < i; j++) C[i * n + j] = C[j * n + i];
+  if (symmetric && mirror) mirrorUpper(C, n);
   return C;
+}
+
+/** Copies the upper triangle of the square n×n matrix C onto its lower triangle, in cache-sized blocks. */
+export function mirrorUpper(C: Float64Array, n: number): void {
+  const T = 32;
+  for (let i0 = 0; i0 < n; i0 += T) {
+    const i1 = Math.min(n, i0 + T);
+    for (let j0 = 0; j0 <= i0; j0 += T) {
+      const j1 = Math.min(n, j0 + T);
+      for (let i = i0; i < i1; i++) {
+        const jEnd = Math.min(j1, i);
+        for (let j = j0; j < jEnd; j++) C[i * n + j] = C[j * n + i];
+      }
+    }
+  }
 }
