@@ -29,11 +29,13 @@ function makeStack(seed: string): LayerStack {
 }
 
 const NOTES = `What was tried: each layer's centred Gram matrix is computed once (m²H/2 multiply-adds, 0.5 G per layer,
-28.7 G for 56 layers) and kept as a packed triangle with its diagonal, row sums and total, so that biased and
-debiased HSIC for a pair cost one dot product of 0.5 M terms (0.4 G for all 784 pairs). The Gram products run in
-the WebAssembly SIMD kernel (~2.7 GMAC/s on one core unloaded, vs ~1.8 for the best JS tile). The Gram step is
-irreducible for exact float64 CKA with H ≥ m (the feature-space form ‖XᵀY‖² costs H²m per pair), so 2 s would need
-~15 GMAC/s: threads plus SIMD, or float32. numpy reaches its time with multi-threaded BLAS.`;
+28.7 G for 56 layers; only the upper triangle, never mirrored) and kept as a packed triangle with its diagonal, row
+sums and total, so that biased and debiased HSIC for a pair cost one dot product of 0.5 M terms. The x-side
+triangles stay resident in wasm memory and each y layer is one SIMD gemv against all of them (0.4 G for the 784
+pairs). The Gram products run in the WebAssembly SIMD kernel (up to ~5 GMAC/s on one idle core, vs ~1.8 for the
+best JS tile). The Gram step is irreducible for exact float64 CKA with H ≥ m (the feature-space form ‖XᵀY‖² costs
+H²m per pair), so ≤ 2 s would need ~15 GMAC/s: several threads plus SIMD, or float32. numpy gets its time from
+multi-threaded BLAS on both cores.`;
 
 const suite: BenchSuite = {
   title: 'CKA grid (28 × 28 layers, m = 1000 probes, H = 1024)',

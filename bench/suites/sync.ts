@@ -38,20 +38,24 @@ function makeStack(rng: ReturnType<typeof createRng>, latent: Float64Array, rank
 }
 
 const NOTES = `What was tried, and why the 5 s goal is out of reach for exact float64 on this CPU:
-- The per-pair solve (what numpy does) costs ~1 G multiply-adds per pair, 2.7 T for the grid.
+- The per-pair solve (what the seed and numpy do) costs ~1 G multiply-adds per pair, ~2.7 T for this grid.
 - Shared work: centring by training means removes the intercept; the test predictions are A·Y_tr with
-  A = X_te (X_trᵀX_tr + αI)⁻¹ X_trᵀ, one Cholesky per source layer and split (primal, H×H, because H < n_tr; the
-  dual n_tr×n_tr system is used when H > n_tr). sklearn's R² weighs each target dimension by 1/SST_d, so
+  A = X_te (X_trᵀX_tr + αI)⁻¹ X_trᵀ, one Cholesky per source layer and split (primal H×H here because H < n_tr; the
+  dual n_tr×n_tr system when H > n_tr). sklearn's R² weighs each target dimension by 1/SST_d, so
   Σ_d SSE_d/SST_d = t − 2⟨A, Y_te W Y_trᵀ⟩ + ⟨AᵀA, Y_tr W Y_trᵀ⟩: two weighted Gram products per target layer and
-  split, and two dot products per pair. That is ~0.7 G multiply-adds per layer and split, ~63 G for the benchmark,
-  i.e. ~40× less than the per-pair solves. The weights change with every split's test set, so the target Grams
-  cannot be shared across splits.
+  split, and one dot product per pair. Each source layer's full-sample XᵀX is shared by the splits (each split
+  subtracts its test rows). That is ~0.55 G multiply-adds per layer and split, ~50 G for this benchmark, ~55× less
+  than the per-pair solves. The weights 1/SST_d change with every split's test set, so the target Grams cannot be
+  shared across splits; this ~50 G is the floor of the method as far as we can see.
 - Kernels: "rows dot rows" with a 2×4 register tile in JS (~1.8 GMAC/s unloaded; 4×4 and 3×3 tiles were no
-  faster, the axpy form 4× slower); then a WebAssembly SIMD (f64x2) kernel assembled in TypeScript (~2.7 GMAC/s);
-  Cholesky and triangular solves update four rows per load of the pivot row (2–3× faster than one at a time). An
-  explicit inverse through SIMD products was no faster than the blocked solves and less accurate (3e-11).
-- At ~2.7 G multiply-adds per second on one core the exact computation needs ~25 s unloaded; 5 s would need
-  threads or float32, which the method notes rule out (float64, exact sklearn R²).`;
+  faster, the axpy form 4× slower); then a WebAssembly SIMD (f64x2) kernel assembled in TypeScript (up to ~5 GMAC/s
+  on one idle core; a 3×4 tile was no faster); blocked Cholesky and triangular solves whose off-diagonal work goes
+  through the SIMD kernel (2–3× faster than unblocked); the per-pair dot products as one wasm gemv per target layer
+  against source rows kept resident in wasm memory (was 1/3 of the time in JS); symmetric products computed as upper
+  tiles only and not mirrored when only the upper triangle is read. An explicit inverse through SIMD products was
+  no faster than the blocked solves and less accurate (3e-11).
+- So ~50 G multiply-adds at ≤ 5 GMAC/s on one core: ≥ 10 s even on an idle machine. 5 s would need several
+  threads (2 shared cores here) or float32, which the method rules out (float64, sklearn's R² to 1e-6).`;
 
 function cpuSeconds(u: NodeJS.CpuUsage): number {
   return (u.user + u.system) / 1e6;
