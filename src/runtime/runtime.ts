@@ -191,7 +191,8 @@ export class ModelRuntime implements ModelApi {
         reason: choice.reason,
         numLayers,
         hiddenSize,
-        tapStyles: plans[0]?.styles ?? [],
+        // a graph served from the browser cache was patched on an earlier visit: no plan this time
+        tapStyles: plans[0]?.styles ?? (hasTap ? ['cached'] : []),
         warnings,
         loadMs: now() - t0,
       };
