@@ -129,6 +129,12 @@ describe('tap detection', () => {
     for (const s of plan.sources) expect(s.tensor).toMatch(/^t\d+$/);
   });
 
+  it('anchors through a weight transform (Gemma-style 1 + w norms)', () => {
+    const plan = detectTaps(readOnnxTopology(load('renamed_offset')), { modelName: 'renamed_offset' });
+    expect(plan.styles).toEqual(['anchor']);
+    expect(plan.sources).toHaveLength(expected.num_layers + 1);
+  });
+
   it('names the model when the residual stream cannot be found (hybrid layout)', () => {
     const topo = readOnnxTopology(load('hybrid'));
     expect(() => detectTaps(topo, { modelName: 'LiquidAI/LFM2-350M' })).toThrow(TapDetectionError);
@@ -141,7 +147,7 @@ describe('tap detection', () => {
 });
 
 describe('tap patch', () => {
-  for (const name of ['optimum', 'fused', 'renamed']) {
+  for (const name of ['optimum', 'fused', 'renamed', 'renamed_offset']) {
     it(`${name}: hidden_states_last matches the numpy states, logits unchanged`, async () => {
       const original = load(name);
       const { bytes, plan, alreadyPatched } = patchOnnx(original, { modelName: name });
