@@ -70,6 +70,28 @@ export function runSteps<T>(steps: Generator<Progress, T>, opts: { onProgress?: 
   }
 }
 
+let channel: { port: MessagePort; waiting: Array<() => void> } | null = null;
+
+/**
+ * One macrotask turn, so that messages queued for this worker (a comlink cancel) are handled. Node: setImmediate.
+ * Browsers: a MessageChannel ping, because nested setTimeout(0) is clamped to 4 ms.
+ */
+function yieldToEventLoop(): Promise<void> {
+  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
+  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
+  if (!channel) {
+    const ch = new MessageChannel();
+    const waiting: Array<() => void> = [];
+    ch.port1.onmessage = () => waiting.shift()?.();
+    channel = { port: ch.port2, waiting };
+  }
+  const c = channel;
+  return new Promise((resolve) => {
+    c.waiting.push(resolve);
+    c.port.postMessage(0);
+  });
+}
+
 /**
  * The same, asynchronously: it yields to the event loop between steps, so that a worker can receive a cancel
  * message (through comlink) while a grid runs. `isCancelled` is polled between steps.
@@ -79,7 +101,7 @@ export async function runStepsAsync<T>(
   opts: { onProgress?: (done: number, total: number) => unknown; isCancelled?: () => boolean; signal?: CancelFlag } = {},
 ): Promise<T> {
   for (;;) {
-    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    await yieldToEventLoop();
     if (opts.isCancelled?.()) throw new CancelledError();
     checkCancelled(opts.signal);
     const r = steps.next();

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import * as Comlink from 'comlink';
 import { computeApi, type ComputeApi } from '../../src/core/compute-api';
 import { mixedLMFromColumns } from '../../src/core/analysis-api';
-import type { LayerStack } from '../../src/core/ridge';
+import { runStepsAsync, type LayerStack } from '../../src/core/ridge';
 
 const FIX = resolve(import.meta.dirname, '../fixtures/compute');
 const ridge = JSON.parse(readFileSync(resolve(FIX, 'ridge.json'), 'utf8'));
@@ -74,6 +74,24 @@ describe('compute API through comlink', () => {
       expect(mask.length).toBe(c.n);
     } finally {
       close();
+    }
+  });
+
+  it('runStepsAsync yields through a MessageChannel where setImmediate is missing (browsers)', async () => {
+    function* steps() {
+      for (let i = 1; i <= 3; i++) yield { done: i, total: 3 };
+      return 'ok';
+    }
+    const saved = globalThis.setImmediate;
+    (globalThis as { setImmediate?: unknown }).setImmediate = undefined;
+    try {
+      const seen: number[] = [];
+      expect(await runStepsAsync(steps(), { onProgress: (d) => seen.push(d) })).toBe('ok');
+      expect(seen).toEqual([1, 2, 3]);
+      let n = 0;
+      await expect(runStepsAsync(steps(), { isCancelled: () => ++n > 2 })).rejects.toThrow(/cancelled/);
+    } finally {
+      globalThis.setImmediate = saved;
     }
   });
 
