@@ -111,7 +111,6 @@ function rebuild(config: OpinionsConfig) {
   graphKey = keyOf(config);
   epoch++;
   sentUpTo = 0;
-  playing = false;
   draw();
   flush(true);
 }
@@ -150,8 +149,8 @@ const api = {
     draw();
     flush(true);
   },
+  /** A fresh start from the seed; playing carries on if it was. */
   reset(config: OpinionsConfig) {
-    playing = false;
     rebuild(config);
   },
   ping() {

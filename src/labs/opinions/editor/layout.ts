@@ -2,7 +2,7 @@
  * Force layout for the editor with d3-force, advanced in small time-boxed slices so that 1000 nodes never block
  * the page for more than a frame. Its random source is the seeded RNG, so the same graph and seed lay out the same.
  */
-import { forceCenter, forceLink, forceManyBody, forceSimulation, type Simulation, type SimulationNodeDatum } from 'd3-force';
+import { forceCenter, forceLink, forceManyBody, forceSimulation, forceX, forceY, type Simulation, type SimulationNodeDatum } from 'd3-force';
 import { createRng } from '../../../core/rng';
 import type { PlainGraph } from './model';
 
@@ -25,6 +25,9 @@ export function forceLayout(g: PlainGraph, seed: number | string = 0): ForceLayo
     .force('charge', forceManyBody<LayoutNode>().strength(-50).distanceMax(400))
     .force('link', forceLink<LayoutNode, { source: number; target: number }>(links).distance(36).strength(0.4))
     .force('center', forceCenter(0, 0))
+    // A weak pull to the middle keeps isolated nodes from drifting off.
+    .force('x', forceX<LayoutNode>(0).strength(0.03))
+    .force('y', forceY<LayoutNode>(0).strength(0.03))
     .stop();
   return {
     advance(budgetMs: number) {
