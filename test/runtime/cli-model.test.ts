@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { statesCommand } from '../../cli/commands/states.ts';
+import { generateCommand } from '../../cli/commands/generate.ts';
+import { readSafetensors } from '../../src/core/safetensors.ts';
+
+const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/embedded/hidden_states.json'), 'utf8')) as {
+  shape: [number, number];
+  cases: { kind: string; text: string; messages: { content: string }[] | null; input_ids: number[]; hidden_last_token: number[][] }[];
+};
+
+async function run(cmd: typeof statesCommand, values: Record<string, string | boolean>, json = false) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await cmd.run({ positionals: [], values, json, out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('CLI states / generate on the embedded model', () => {
+  it('states --json gives the fixture states for a chat prompt', async () => {
+    const c = fixture.cases.find((x) => x.kind === 'chat')!;
+    const r = await run(statesCommand, { model: 'tiny-social', prompt: c.messages![0].content, chat: true, device: 'cpu', dtype: 'fp32' }, true);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.shape).toEqual(fixture.shape);
+    expect(j.input_ids).toEqual(c.input_ids);
+    expect(j.backend).toBe('cpu');
+    const diff = (j.hidden_states as number[][]).flat().reduce((m: number, v: number, i: number) => Math.max(m, Math.abs(v - c.hidden_last_token.flat()[i])), 0);
+    expect(diff).toBeLessThanOrEqual(1e-5);
+  });
+
+  it('states --out writes a safetensors file with the states and the token ids', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sml-cli-'));
+    const file = join(dir, 's.safetensors');
+    const c = fixture.cases.find((x) => x.kind === 'plain')!;
+    const r = await run(statesCommand, { model: 'tiny-social', prompt: c.text, out: file });
+    expect(r.code).toBe(0);
+    const st = readSafetensors(new Uint8Array(readFileSync(file)));
+    expect(st.tensors.hidden_states.shape).toEqual(fixture.shape);
+    expect(Array.from(st.tensors.input_ids.data as Int32Array)).toEqual(c.input_ids);
+    expect(st.metadata.model).toBe('tiny-social');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('generate --seed reproduces and a missing --model is a usage error', async () => {
+    const a = await run(generateCommand, { model: 'tiny-social', prompt: 'Once upon a time', seed: '5', 'max-new-tokens': '8' }, true);
+    const b = await run(generateCommand, { model: 'tiny-social', prompt: 'Once upon a time', seed: '5', 'max-new-tokens': '8' }, true);
+    expect(JSON.parse(a.out).tokens).toEqual(JSON.parse(b.out).tokens);
+    expect(JSON.parse(a.out).temperature).toBe(0.7);
+    await expect(run(generateCommand, { prompt: 'x' })).rejects.toThrow(/--model is required/);
+  });
+});
