@@ -34,14 +34,20 @@ export interface GridOptions {
   /** Upper bound for the per-source matrices kept at once; sources are processed in chunks under it. */
   memoryBudgetBytes?: number;
   /**
-   * Full-sample source moments shared by several splits of one run (see MomentCache). With it, each split's
-   * XᵀX is the full one minus the test rows' part: n_te·H²/2 instead of n_tr·H²/2 multiply-adds.
+   * Full-sample source moments shared by several splits of one run (see MomentCache). Primal: each split's XᵀX is
+   * the full one minus the test rows' part (n_te·H²/2 instead of n_tr·H²/2 multiply-adds). Dual: each split's
+   * kernel blocks are read from the full n×n Gram matrix and re-centred in O(n²).
    */
   momentCache?: MomentCache;
 }
 
-/** Per source layer: the full-sample mean and Σ (x − μ)(x − μ)ᵀ (H×H). */
-export type MomentCache = Map<number, { mu: Float64Array; S: Float64Array }>;
+/** Per source layer: the full-sample mean μ and either S = Σ (x − μ)(x − μ)ᵀ (H×H) or K = X̃X̃ᵀ (n×n), X̃ = X − μ. */
+export type MomentCache = Map<number, { mu: Float64Array; S?: Float64Array; K?: Float64Array }>;
+
+/** Bytes a MomentCache needs for `L` source layers of width H over n samples, with n_tr training samples. */
+export function momentCacheBytes(L: number, H: number, n: number, nTr: number): number {
+  return L * 8 * (H <= nTr ? H * H : n * n);
+}
 
 export class CancelledError extends Error {
   constructor() {
@@ -190,13 +196,14 @@ function sourceOperator(s: LayerStack, l: number, train: Int32Array, test: Int32
     if (cache) {
       // Σ_tr (x − μ_tr)(x − μ_tr)ᵀ = Σ_all x̃x̃ᵀ − Σ_te x̃x̃ᵀ − n_tr·δδᵀ, with x̃ = x − μ_all and δ = μ_tr − μ_all.
       let mom = cache.get(l);
-      if (!mom) {
+      if (!mom?.S) {
         const all = Int32Array.from({ length: s.n }, (_, i) => i);
         const mu = layerMean(s, l, all);
         const XT = transpose(gatherLayer(s, l, all, mu), s.n, H);
         mom = { mu, S: gemmNT(XT, XT, H, H, s.n, undefined, true) };
         cache.set(l, mom);
       }
+      const Sf = mom.S!;
       const XteT = transpose(gatherLayer(s, l, test, mom.mu), nTe, H);
       S = gemmNT(XteT, XteT, H, H, nTe, undefined, true);
       const d = new Float64Array(H);
@@ -204,7 +211,7 @@ function sourceOperator(s: LayerStack, l: number, train: Int32Array, test: Int32
       for (let i = 0; i < H; i++) {
         const ri = i * H;
         const di = nTr * d[i];
-        for (let j = 0; j < H; j++) S[ri + j] = mom.S[ri + j] - S[ri + j] - di * d[j];
+        for (let j = 0; j < H; j++) S[ri + j] = Sf[ri + j] - S[ri + j] - di * d[j];
       }
     } else {
       const XtrT = transpose(Xtr, nTr, H);
@@ -216,10 +223,47 @@ function sourceOperator(s: LayerStack, l: number, train: Int32Array, test: Int32
     A = gemmNT(F, Xtr, nTe, nTr, H);
   } else {
     // Dual: (n_tr×n_tr) kernel system; A = K_te,tr (K_tr + αI)⁻¹, solved row by row (K is symmetric).
-    const K = gemmNT(Xtr, Xtr, nTr, nTr, H, undefined, true);
+    let K: Float64Array;
+    let Kte: Float64Array;
+    if (cache) {
+      // Centring by the training mean is a rank-one correction of the full Gram of X̃ = X − μ_all:
+      // K_c[i,j] = K[i,j] − r_i − r_j + c, with r_i = mean over training t of K[i,t] and c = mean over training of r.
+      let mom = cache.get(l);
+      if (!mom?.K) {
+        const all = Int32Array.from({ length: s.n }, (_, i) => i);
+        const mu = layerMean(s, l, all);
+        const Xall = gatherLayer(s, l, all, mu);
+        mom = { mu, K: gemmNT(Xall, Xall, s.n, s.n, H, undefined, true) };
+        cache.set(l, mom);
+      }
+      const Kf = mom.K!;
+      const n = s.n;
+      const r = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        let t = 0;
+        for (let q = 0; q < nTr; q++) t += Kf[i * n + train[q]];
+        r[i] = t / nTr;
+      }
+      let c = 0;
+      for (let q = 0; q < nTr; q++) c += r[train[q]];
+      c /= nTr;
+      K = new Float64Array(nTr * nTr);
+      for (let a = 0; a < nTr; a++) {
+        const ia = train[a];
+        for (let b = 0; b < nTr; b++) K[a * nTr + b] = Kf[ia * n + train[b]] - r[ia] - r[train[b]] + c;
+      }
+      Kte = new Float64Array(nTe * nTr);
+      for (let a = 0; a < nTe; a++) {
+        const ia = test[a];
+        for (let b = 0; b < nTr; b++) Kte[a * nTr + b] = Kf[ia * n + train[b]] - r[ia] - r[train[b]] + c;
+      }
+    } else {
+      K = gemmNT(Xtr, Xtr, nTr, nTr, H, undefined, true);
+      Kte = gemmNT(Xte, Xtr, nTe, nTr, H);
+    }
     for (let i = 0; i < nTr; i++) K[i * nTr + i] += alpha;
     const Lc = cholesky(K, nTr);
-    A = cholSolveRows(Lc, transpose(Lc, nTr, nTr), nTr, gemmNT(Xte, Xtr, nTe, nTr, H), nTe);
+    A = cholSolveRows(Lc, transpose(Lc, nTr, nTr), nTr, Kte, nTe);
   }
   const At = transpose(A, nTe, nTr);
   const M = gemmNT(At, At, nTr, nTr, nTe, undefined, true, false); // packUpper reads the upper triangle only

@@ -3,7 +3,7 @@
  * (best target per source layer, clamp, average, SE over splits, top-k and unclamped variants).
  */
 import { createRng } from './rng';
-import { checkStack, ridgeR2GridSteps, runSteps, type CancelFlag, type LayerStack, type MomentCache, type Progress } from './ridge';
+import { checkStack, momentCacheBytes, ridgeR2GridSteps, runSteps, type CancelFlag, type LayerStack, type MomentCache, type Progress } from './ridge';
 
 /**
  * The seed's grouped split: shuffle the distinct groups with the split seed, put whole groups into the test set
@@ -174,8 +174,9 @@ export function* syncR2Steps(source: LayerStack, target: LayerStack, group: Arra
   if (group.length !== source.n) throw new Error(`sync: ${group.length} group ids for ${source.n} samples`);
   const alpha = opts.alpha ?? 0.1;
   const masks = opts.split ? [opts.split] : opts.splits ?? (opts.splitSeeds ?? [0, 1, 2]).map((s) => groupedSplit(group, opts.testFraction ?? 0.2, s));
-  // Share the full-sample XᵀX of each source layer across splits when there are several and it fits in 256 MB.
-  const cache: MomentCache | undefined = masks.length > 1 && source.L * source.H * source.H * 8 <= 256 * 2 ** 20 ? new Map() : undefined;
+  // Share each source layer's full-sample moments (XᵀX, or XXᵀ when H > n_tr) across splits when it fits in 256 MB.
+  const nTrMin = Math.min(...masks.map((m) => m.length - m.reduce((a, v) => a + (v ? 1 : 0), 0)));
+  const cache: MomentCache | undefined = masks.length > 1 && momentCacheBytes(source.L, source.H, source.n, nTrMin) <= 256 * 2 ** 20 ? new Map() : undefined;
   const r2PerSplit: Float64Array[] = [];
   const nTrain: number[] = [];
   const nTest: number[] = [];
