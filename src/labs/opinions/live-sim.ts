@@ -77,11 +77,6 @@ export class LiveSimulation {
     this.samples.push(s);
     return s;
   }
-
-  /** Sets a spin by hand (the user paints the field); the next frame starts from it. */
-  setSpin(i: number, v: 1 | -1) {
-    if (i >= 0 && i < this.spins.length) this.spins[i] = v;
-  }
 }
 
 /** Side of the square pixel grid that shows N spins: the lattice side, else ⌈√N⌉ with agents in index order. */
