@@ -5,6 +5,10 @@
  * a `cancel(jobId)` message sent through comlink is received and honoured at the next layer boundary. Progress
  * goes to an optional callback, which may be a `Comlink.proxy` (its returned promise is ignored). Every result is
  * made of plain objects, numbers and typed arrays, so it is structured-cloneable.
+ *
+ * Splits are independent: a host with several compute workers can run `syncR2(…, { split: mask })` for each split's
+ * mask (from `groupedSplit`) in its own worker and combine the grids with `summariseSync`; this gives the same
+ * numbers as one multi-split call (which shares each source layer's moments across splits instead).
  */
 import { ckaSteps, type CkaOptions, type CkaResult } from './cka';
 import { mixedLM, parseFormula, type MixedLmInput, type MixedLmResult } from './mixedlm';
