@@ -8,7 +8,7 @@
  *
  * Splits are independent: a host with several compute workers can run `syncR2(…, { split: mask })` for each split's
  * mask (from `groupedSplit`) in its own worker and combine the grids with `summariseSync`; this gives the same
- * numbers as one multi-split call (which shares each source layer's moments across splits instead).
+ * numbers, up to rounding (~1e-12), as one multi-split call (which shares each source layer's moments across splits).
  */
 import { ckaSteps, type CkaOptions, type CkaResult } from './cka';
 import { mixedLM, parseFormula, type MixedLmInput, type MixedLmResult } from './mixedlm';
