@@ -96,10 +96,15 @@ export function createTapFetch(base: FetchLike, opts: TapFetchOptions): TapFetch
       report(file, 'download');
     };
     if (!isGraphFile(url) || !opts.taps) {
-      const bytes = await readAll(res, count);
-      const headers = new Headers(res.headers);
-      headers.set('content-length', String(bytes.length));
-      return new Response(bytes as BodyInit, { status: 200, statusText: 'OK', headers });
+      // stream it through (external data can be gigabytes): count the bytes as transformers.js reads them
+      if (!res.body) return res;
+      const counter = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, ctl) {
+          count(chunk.length);
+          ctl.enqueue(chunk);
+        },
+      });
+      return new Response(res.body.pipeThrough(counter), { status: res.status, statusText: res.statusText, headers: res.headers });
     }
     const bytes = await readAll(res, count);
     report(file, 'patch');
