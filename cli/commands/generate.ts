@@ -6,7 +6,7 @@ export const generateCommand: CliCommand = {
   name: 'generate',
   summary: 'Generate text with a model (greedy, or seeded sampling with --temperature).',
   usage:
-    'npm run lab -- generate --model <registry id | hub id | folder> --prompt "<text>" [--chat] [--seed N] [--temperature T] [--top-p P] [--max-new-tokens N] [--device cpu] [--dtype fp32|q4] [--json]',
+    'npm run lab -- generate --model <registry id | hub id | folder> --prompt "<text>" [--chat] [--seed N] [--temperature T] [--top-p P] [--max-new-tokens N] [--device cpu|wasm] [--dtype fp32|q4] [--json]',
   options: {
     model: { type: 'string' },
     prompt: { type: 'string' },

@@ -20,7 +20,7 @@ export function modelOptions(values: Record<string, unknown>): { model: string; 
 export const statesCommand: CliCommand = {
   name: 'states',
   summary: 'Hidden states (every layer, last prompt token) of a model for a prompt, as safetensors or JSON.',
-  usage: 'npm run lab -- states --model <registry id | hub id | folder> --prompt "<text>" [--chat] [--device cpu] [--dtype fp32|q4] [--out f.safetensors | --json]',
+  usage: 'npm run lab -- states --model <registry id | hub id | folder> --prompt "<text>" [--chat] [--device cpu|wasm] [--dtype fp32|q4] [--out f.safetensors | --json]',
   options: {
     model: { type: 'string' },
     prompt: { type: 'string' },

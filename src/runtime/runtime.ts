@@ -8,7 +8,7 @@ import { TAP_OUTPUT } from '../core/onnx/taps';
 import { findModel, isHubId, type RegistryEntry } from '../../models/registry';
 import { chooseBackend, type GpuInfo } from './choose';
 import { sampleToken } from './sampling';
-import { createTapFetch, type FetchLike, type TapFetch } from './tap-fetch';
+import { createTapFetch, type FetchLike, type TapFetch, type TapFetchOptions } from './tap-fetch';
 import type {
   ChatMessage,
   ConcreteDtype,
@@ -139,13 +139,15 @@ export class ModelRuntime implements ModelApi {
     const taps = options.taps !== false;
     let tap: TapFetch | null = null;
     const progress = (p: LoadProgress) => onProgress?.(p);
+    // numLayers is filled in from config.json before the graph is fetched, so that detection checks against it
+    const tapOptions: TapFetchOptions = {
+      modelName: resolved.id,
+      taps,
+      onProgress: (p) => progress({ phase: p.phase, file: p.file, loaded: p.loaded, total: p.total }),
+    };
     try {
       this.platform.configure(tf, resolved, (base) => {
-        tap = createTapFetch(base, {
-          modelName: resolved.id,
-          taps,
-          onProgress: (p) => progress({ phase: p.phase, file: p.file, loaded: p.loaded, total: p.total }),
-        });
+        tap = createTapFetch(base, tapOptions);
         return tap.fetch;
       });
       const pretrained = { revision: resolved.revision ?? 'main' };
@@ -153,8 +155,8 @@ export class ModelRuntime implements ModelApi {
       const text = config.text_config ?? config;
       const numLayers: number = text.num_hidden_layers;
       const hiddenSize: number = text.hidden_size;
+      if (Number.isInteger(numLayers) && numLayers > 0) tapOptions.numLayers = numLayers;
       const tokenizer = await tf.AutoTokenizer.from_pretrained(resolved.repo, pretrained);
-      progress({ phase: 'session', loaded: 0, total: 0 });
       const deviceOpt = this.platform.deviceOption?.(choice.backend) ?? { device: choice.backend };
       const m = await tf.AutoModelForCausalLM.from_pretrained(resolved.repo, {
         ...pretrained,

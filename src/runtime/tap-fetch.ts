@@ -13,7 +13,7 @@ export interface TapFetchOptions {
   modelName: string;
   numLayers?: number;
   taps: boolean;
-  onProgress?: (p: { file: string; loaded: number; total: number; phase: 'download' | 'patch' }) => void;
+  onProgress?: (p: { file: string; loaded: number; total: number; phase: 'download' | 'patch' | 'session' }) => void;
 }
 
 export interface TapFetch {
@@ -71,7 +71,7 @@ async function readAll(res: Response, onBytes: (n: number) => void): Promise<Uin
 export function createTapFetch(base: FetchLike, opts: TapFetchOptions): TapFetch {
   const files = new Map<string, { loaded: number; total: number }>();
   const state: TapFetch = { fetch: null as unknown as FetchLike, plans: new Map(), error: null };
-  const report = (file: string, phase: 'download' | 'patch') => {
+  const report = (file: string, phase: 'download' | 'patch' | 'session') => {
     let loaded = 0;
     let total = 0;
     for (const f of files.values()) {
@@ -119,6 +119,7 @@ export function createTapFetch(base: FetchLike, opts: TapFetchOptions): TapFetch
       state.error ??= err;
       throw err;
     }
+    report(file, 'session'); // patched: the runtime builds the session next
     const headers = new Headers(res.headers);
     headers.set('content-length', String(patched.length));
     headers.set('content-type', 'application/octet-stream');
