@@ -38,6 +38,11 @@ for (const rt of [tapped, plain]) {
   await rt.generate({ prompt: longPrompt, maxNewTokens: 1 });
 }
 const gen = { taps: [] as number[], plain: [] as number[] };
+const cpu = { taps: [] as number[], plain: [] as number[] };
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const decode = { taps: [] as number[], plain: [] as number[] };
 const prefill = { taps: [] as number[], plain: [] as number[] };
 let newTokens = 0;
@@ -47,7 +52,9 @@ for (let r = 0; r < ROUNDS; r++) {
   const order = r % 2 ? (['plain', 'taps'] as const) : (['taps', 'plain'] as const);
   for (const which of order) {
     const rt = which === 'taps' ? tapped : plain;
+    const c0 = cpuMs();
     const g = await rt.generate({ prompt: shortPrompt, maxNewTokens: NEW_TOKENS });
+    cpu[which].push(cpuMs() - c0);
     gen[which].push(g.timing.totalMs);
     decode[which].push(g.timing.decodeTokensPerSecond);
     newTokens = g.tokens.length;
@@ -78,6 +85,8 @@ process.stdout.write(
     tapOverhead: median(gen.taps.map((t, i) => t / gen.plain[i])),
     tapOverheadIqr: iqr(gen.taps.map((t, i) => t / gen.plain[i])),
     prefillOverhead: median(prefill.plain.map((p, i) => p / prefill.taps[i])),
+    // CPU time (all threads) of the same generation: less sensitive than wall time to other jobs on the machine
+    cpuOverhead: median(cpu.taps.map((t, i) => t / cpu.plain[i])),
     firstModelMiB: (rss1 - rss0) / 2 ** 20,
     secondModelMiB: (rss2 - rss1) / 2 ** 20,
   }) + '\n',
