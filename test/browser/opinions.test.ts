@@ -211,6 +211,10 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     expect(tc).toBeGreaterThan(0.9);
     expect(tc).toBeLessThan(2.2);
     expect(await page.getByTestId('plot-sweep').locator('path').count()).toBeGreaterThan(0);
+    // The phase strip: ordered (consensus) at low 𝒯, indifference at high 𝒯.
+    const caption = await page.getByTestId('plot-sweep').locator('figcaption').textContent();
+    expect(caption).toMatch(/consensus/);
+    expect(caption).toMatch(/indifference/);
     // A long sweep can be cancelled half-way.
     await page.locator('#field-sweep-steps').fill('5000');
     await page.locator('#field-sweep-steps').press('Tab');

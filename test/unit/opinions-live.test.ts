@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
-import { downsample, expectedConviction, locateTc, phaseLabel, windowSusceptibility } from '../../src/labs/opinions/phase';
+import { downsample, expectedConviction, locateTc, phaseBands, phaseLabel, windowSusceptibility } from '../../src/labs/opinions/phase';
 import { LiveSimulation, SPIN_COLOURS, gridSide, paintSpins } from '../../src/labs/opinions/live-sim';
 import { runSweep, sweepSetup } from '../../src/labs/opinions/sweep';
 import { squareLattice } from '../../src/core/graphs/generators';
@@ -128,6 +128,19 @@ describe('temperature sweep of the view', () => {
     expect(r.tc).toBeGreaterThan(1.1);
     expect(r.tc).toBeLessThan(1.8);
     expect(r.current).toBe(1);
+    // Ordered below 𝒯_c, disordered far above it.
+    expect(r.phases[0]).toBe('consensus');
+    expect(r.phases[r.phases.length - 1]).toBe('indifference');
+    expect(r.finalC[0]).toBeGreaterThan(0.9);
+  });
+
+  it('phase bands join equal neighbours and split at geometric midpoints', () => {
+    expect(phaseBands([1, 4, 16, 64], ['consensus', 'consensus', 'indifference', 'indifference'])).toEqual([
+      { x0: 1, x1: 8, phase: 'consensus' },
+      { x0: 8, x1: 64, phase: 'indifference' },
+    ]);
+    expect(phaseBands([2], ['polarization'])).toEqual([{ x0: 2, x1: 2, phase: 'polarization' }]);
+    expect(phaseBands([], [])).toEqual([]);
   });
 
   it('per-node fields enter the sweep as one feature column', () => {

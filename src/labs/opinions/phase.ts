@@ -71,3 +71,17 @@ export function downsample(xs: readonly number[], max: number): { t: number[]; v
   }
   return { t, v };
 }
+
+/** Contiguous runs of one phase on a log-spaced grid, split at the geometric midpoints, for shading a plot. */
+export function phaseBands(temperatures: readonly number[], phases: readonly Phase[]): { x0: number; x1: number; phase: Phase }[] {
+  const out: { x0: number; x1: number; phase: Phase }[] = [];
+  const edge = (k: number) => Math.sqrt(temperatures[k] * temperatures[k + 1]);
+  for (let k = 0; k < phases.length; k++) {
+    const x0 = k === 0 ? temperatures[0] : edge(k - 1);
+    const x1 = k === phases.length - 1 ? temperatures[k] : edge(k);
+    const last = out[out.length - 1];
+    if (last && last.phase === phases[k]) last.x1 = x1;
+    else out.push({ x0, x1, phase: phases[k] });
+  }
+  return out;
+}
