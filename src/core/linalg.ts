@@ -215,16 +215,14 @@ export function cholesky(S: Mat, n: number): Mat {
     // Panel L₂₁ = S₂₁ D⁻ᵀ: each row solves D z = s (forward substitution).
     const m = n - k1;
     const P = block(S, n, k1, n, k0, k1);
-    for (let r = 0; r < m; r++) {
-      const o = r * b;
-      for (let i = 0; i < b; i++) P[o + i] = (P[o + i] - dot(D, i * b, P, o, i)) / D[i * b + i];
-    }
+    triangularBlock(D, b, P, m, 0, b, true);
     for (let r = 0; r < m; r++) S.set(P.subarray(r * b, (r + 1) * b), (k1 + r) * n + k0);
-    const U = gemmNT(P, P, m, m, b, undefined, true, false);
-    // U's upper triangle holds the update; S's lower triangle receives it (U is symmetric).
-    for (let c = 0; c < m; c++) {
-      const uc = c * m;
-      for (let r = c; r < m; r++) S[(k1 + r) * n + k1 + c] -= U[uc + r];
+    // Mirrored (in cache blocks) so that S's lower triangle is updated row by row.
+    const U = gemmNT(P, P, m, m, b, undefined, true);
+    for (let r = 0; r < m; r++) {
+      const sr = (k1 + r) * n + k1;
+      const ur = r * m;
+      for (let c = 0; c <= r; c++) S[sr + c] -= U[ur + c];
     }
   }
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) S[i * n + j] = 0;

@@ -39,6 +39,8 @@ export interface GridOptions {
    * kernel blocks are read from the full n×n Gram matrix and re-centred in O(n²).
    */
   momentCache?: MomentCache;
+  /** Set by callers that already ran checkStack on both stacks (the scan is a full pass over the data). */
+  inputsChecked?: boolean;
 }
 
 /** Per source layer: the full-sample mean μ and either S = Σ (x − μ)(x − μ)ᵀ (H×H) or K = X̃X̃ᵀ (n×n), X̃ = X − μ. */
@@ -360,8 +362,10 @@ export function ridgeR2Grid(source: LayerStack, target: LayerStack, testMask: Ui
 
 /** ridgeR2Grid as a generator that yields after each source and each target layer. */
 export function* ridgeR2GridSteps(source: LayerStack, target: LayerStack, testMask: Uint8Array, opts: GridOptions = {}): Generator<Progress, Float64Array> {
-  checkStack(source, 'source');
-  checkStack(target, 'target');
+  if (!opts.inputsChecked) {
+    checkStack(source, 'source');
+    checkStack(target, 'target');
+  }
   if (source.n !== target.n || testMask.length !== source.n) throw new Error(`ridge: source has ${source.n} samples, target ${target.n}, mask ${testMask.length}`);
   const alpha = opts.alpha ?? 0.1;
   if (!(alpha > 0)) throw new Error(`ridge: alpha must be > 0 (got ${alpha})`);

@@ -182,7 +182,7 @@ export function* syncR2Steps(source: LayerStack, target: LayerStack, group: Arra
   const nTest: number[] = [];
   for (let s = 0; s < masks.length; s++) {
     const mask = masks[s];
-    const steps = ridgeR2GridSteps(source, target, mask, { alpha, momentCache: cache });
+    const steps = ridgeR2GridSteps(source, target, mask, { alpha, momentCache: cache, inputsChecked: true });
     for (;;) {
       const r = steps.next();
       if (r.done) {
