@@ -12,7 +12,8 @@
  */
 import { ckaSteps, type CkaOptions, type CkaResult } from './cka';
 import { mixedLM, parseFormula, type MixedLmInput, type MixedLmResult } from './mixedlm';
-import { runStepsAsync, type LayerStack } from './ridge';
+import type { LayerStack } from './layer-stack';
+import { runStepsAsync } from './steps';
 import { readSafetensors, writeSafetensors, type SafeData, type SafeDtype, type SafetensorsFile } from './safetensors';
 import { ols, partialCorrelation, pearson, type Correlation, type OlsResult } from './stats';
 import {

@@ -10,7 +10,8 @@
 import { dot, gemmNT } from './linalg';
 import { createRng } from './rng';
 import { ResidentRows } from './simd-gemm';
-import { checkStack, runSteps, type CancelFlag, type LayerStack, type Progress } from './ridge';
+import { checkStack, type LayerStack } from './layer-stack';
+import { runSteps, type CancelFlag, type Progress } from './steps';
 
 export interface Pooled {
   global: number;

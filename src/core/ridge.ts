@@ -12,19 +12,11 @@
  */
 import { cholesky, cholSolveRows, dot, gemmNT, transpose } from './linalg';
 import { ResidentRows } from './simd-gemm';
+import { checkStack, type LayerStack } from './layer-stack';
+import { runSteps, type CancelFlag, type Progress } from './steps';
 
-/** Per-sample layer states, row-major [n, L, H] (float32 from a model or float64). */
-export interface LayerStack {
-  data: Float32Array | Float64Array;
-  n: number;
-  L: number;
-  H: number;
-}
-
-/** Passed through comlink as a plain object, or read from a shared flag: checked between layers. */
-export interface CancelFlag {
-  aborted: boolean;
-}
+export { checkStack, type LayerStack } from './layer-stack';
+export { CancelledError, checkCancelled, runSteps, runStepsAsync, type CancelFlag, type Progress } from './steps';
 
 export interface GridOptions {
   alpha?: number;
@@ -49,87 +41,6 @@ export type MomentCache = Map<number, { mu: Float64Array; S?: Float64Array; K?: 
 /** Bytes a MomentCache needs for `L` source layers of width H over n samples, with n_tr training samples. */
 export function momentCacheBytes(L: number, H: number, n: number, nTr: number): number {
   return L * 8 * (H <= nTr ? H * H : n * n);
-}
-
-export class CancelledError extends Error {
-  constructor() {
-    super('cancelled');
-    this.name = 'CancelledError';
-  }
-}
-
-export function checkCancelled(signal?: CancelFlag): void {
-  if (signal?.aborted) throw new CancelledError();
-}
-
-/** Long computations are generators that yield after each layer, so that a driver can report and cancel. */
-export interface Progress {
-  done: number;
-  total: number;
-}
-
-/** Runs a layer-stepped computation to the end, synchronously, checking `signal` and reporting between steps. */
-export function runSteps<T>(steps: Generator<Progress, T>, opts: { onProgress?: (done: number, total: number) => unknown; signal?: CancelFlag } = {}): T {
-  for (;;) {
-    checkCancelled(opts.signal);
-    const r = steps.next();
-    if (r.done) return r.value;
-    opts.onProgress?.(r.value.done, r.value.total);
-  }
-}
-
-let channel: { port: MessagePort; waiting: Array<() => void> } | null = null;
-
-/**
- * One macrotask turn, so that messages queued for this worker (a comlink cancel) are handled. Node: setImmediate.
- * Browsers: a MessageChannel ping, because nested setTimeout(0) is clamped to 4 ms.
- */
-function yieldToEventLoop(): Promise<void> {
-  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
-  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
-  if (!channel) {
-    const ch = new MessageChannel();
-    const waiting: Array<() => void> = [];
-    ch.port1.onmessage = () => waiting.shift()?.();
-    channel = { port: ch.port2, waiting };
-  }
-  const c = channel;
-  return new Promise((resolve) => {
-    c.waiting.push(resolve);
-    c.port.postMessage(0);
-  });
-}
-
-/**
- * The same, asynchronously: it yields to the event loop between steps, so that a worker can receive a cancel
- * message (through comlink) while a grid runs. `isCancelled` is polled between steps.
- */
-export async function runStepsAsync<T>(
-  steps: Generator<Progress, T>,
-  opts: { onProgress?: (done: number, total: number) => unknown; isCancelled?: () => boolean; signal?: CancelFlag } = {},
-): Promise<T> {
-  for (;;) {
-    await yieldToEventLoop();
-    if (opts.isCancelled?.()) throw new CancelledError();
-    checkCancelled(opts.signal);
-    const r = steps.next();
-    if (r.done) return r.value;
-    opts.onProgress?.(r.value.done, r.value.total);
-  }
-}
-
-export function checkStack(s: LayerStack, what: string): void {
-  if (!(s.n >= 0 && s.L >= 1 && s.H >= 1) || s.data.length !== s.n * s.L * s.H) {
-    throw new Error(`${what}: data length ${s.data.length} does not match [n=${s.n}, L=${s.L}, H=${s.H}]`);
-  }
-  const d = s.data;
-  for (let i = 0; i < d.length; i++) {
-    if (!Number.isFinite(d[i])) {
-      const h = i % s.H;
-      const l = Math.floor(i / s.H) % s.L;
-      throw new Error(`${what}: non-finite value ${d[i]} at sample ${Math.floor(i / (s.H * s.L))}, layer ${l}, unit ${h}`);
-    }
-  }
 }
 
 /** Rows `idx` of layer l as a float64 matrix, centred by `mean` (pass null to get raw values). */

@@ -3,7 +3,9 @@
  * (best target per source layer, clamp, average, SE over splits, top-k and unclamped variants).
  */
 import { createRng } from './rng';
-import { checkStack, momentCacheBytes, ridgeR2GridSteps, runSteps, type CancelFlag, type LayerStack, type MomentCache, type Progress } from './ridge';
+import { checkStack, type LayerStack } from './layer-stack';
+import { momentCacheBytes, ridgeR2GridSteps, type MomentCache } from './ridge';
+import { runSteps, type CancelFlag, type Progress } from './steps';
 
 /**
  * The seed's grouped split: shuffle the distinct groups with the split seed, put whole groups into the test set
