@@ -40,6 +40,14 @@ export class WorkerCrashedError extends Error {
   }
 }
 
+/** Calls on a model that was unloaded (its worker terminated) reject with this. */
+export class ModelUnloadedError extends Error {
+  constructor(readonly key: string) {
+    super(`The model ${key} was unloaded.`);
+    this.name = 'ModelUnloadedError';
+  }
+}
+
 /** The small reactive-free registry the shell's status bar reads. */
 export class LoadedModels {
   private entries = new Map<string, LoadedModelEntry>();
@@ -99,7 +107,8 @@ export class ModelHandle {
   private inFlight = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private crashed: WorkerCrashedError | null = null;
-  private crashWaiters = new Set<(e: WorkerCrashedError) => void>();
+  private unloaded = false;
+  private crashWaiters = new Set<(e: Error) => void>();
   info: LoadResult | null = null;
 
   constructor(
@@ -134,7 +143,7 @@ export class ModelHandle {
   }
 
   private async ping(): Promise<void> {
-    if (this.crashed || this.inFlight > 0) return; // a long generate legitimately keeps the worker busy
+    if (this.crashed || this.unloaded || this.inFlight > 0) return; // a long generate legitimately keeps the worker busy
     const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), this.opts.pingTimeoutMs));
     const answer = await Promise.race([this.api.ping().catch(() => 'error' as const), timeout]);
     if (answer !== 'pong' && this.inFlight === 0) this.crash(answer === 'timeout' ? `no answer to a ping within ${this.opts.pingTimeoutMs} ms` : 'ping failed');
@@ -142,9 +151,10 @@ export class ModelHandle {
 
   /** Runs a worker call; rejects with WorkerCrashedError if the worker dies meanwhile. */
   private call<T>(fn: (api: Comlink.Remote<ModelWorkerApi>) => Promise<T>): Promise<T> {
+    if (this.unloaded) return Promise.reject(new ModelUnloadedError(this.key));
     if (this.crashed) return Promise.reject(this.crashed);
     this.inFlight++;
-    let onCrash!: (e: WorkerCrashedError) => void;
+    let onCrash!: (e: Error) => void;
     const crashed = new Promise<never>((_, reject) => {
       onCrash = reject;
       this.crashWaiters.add(onCrash);
@@ -186,14 +196,16 @@ export class ModelHandle {
 
   /** Asks a running generate() to stop at the next token (it resolves with finishReason 'cancelled'). */
   cancel(): Promise<void> {
-    if (this.crashed) return Promise.resolve();
+    if (this.crashed || this.unloaded) return Promise.resolve();
     return this.api.cancel();
   }
 
   /** Terminates the worker (frees the model and its GPU memory). */
   terminate(): void {
     clearInterval(this.timer);
-    this.crashed ??= new WorkerCrashedError(this.key, 'terminated');
+    this.unloaded = true;
+    for (const w of this.crashWaiters) w(new ModelUnloadedError(this.key));
+    this.crashWaiters.clear();
     this.api[Comlink.releaseProxy]();
     this.worker.terminate();
   }

@@ -8,7 +8,7 @@ import { createTapFetch } from '../../src/runtime/tap-fetch';
 import { readOnnxTopology } from '../../src/core/onnx/model';
 import { isTapped, TapDetectionError } from '../../src/core/onnx/taps';
 import { REGISTRY, findModel, anyHubEntry } from '../../models/registry';
-import { ModelClient, LoadedModels, WorkerCrashedError } from '../../src/runtime/client';
+import { ModelClient, LoadedModels, WorkerCrashedError, ModelUnloadedError } from '../../src/runtime/client';
 
 describe('seeded sampling', () => {
   const logits = Float32Array.from([1, 2, 3, 0.5, 2.5, -1]);
@@ -181,10 +181,13 @@ describe('model client crash detection (fake worker)', () => {
     await expect.poll(() => registry.list()[0].status, { timeout: 2000 }).toBe('crashed');
     await expect(h.generate({ prompt: 'x' })).rejects.toThrow(WorkerCrashedError);
     hang = false;
-    await client.restart(h.key);
+    const h2 = await client.restart(h.key);
     expect(loads).toBe(2);
     expect(registry.list()[0].status).toBe('ready');
+    const pending = h2.generate({ prompt: 'x' }); // the fake never answers
     client.unloadAll();
+    await expect(pending).rejects.toThrow(ModelUnloadedError);
+    await expect(h2.generate({ prompt: 'x' })).rejects.toThrow(/was unloaded/);
     expect(registry.list()).toEqual([]);
   });
 });
