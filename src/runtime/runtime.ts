@@ -365,7 +365,7 @@ export class ModelRuntime implements ModelApi {
   }
 
   /** Runs one forward pass and returns its outputs; GPU-resident outputs (the KV cache) are disposed. */
-  private async forwardOnce(rows: number[][]): Promise<TF> {
+  private async forwardOnce(rows: number[][], keepTaps = true): Promise<TF> {
     const { m } = this.need();
     const tf = this.tf;
     const B = rows.length;
@@ -383,6 +383,10 @@ export class ModelRuntime implements ModelApi {
     const out = await m.forward({ input_ids: new tf.Tensor('int64', ids, [B, S]), attention_mask: new tf.Tensor('int64', mask, [B, S]) });
     for (const [name, t] of Object.entries(out as Record<string, TF>)) {
       if (name.startsWith('present') && t?.location === 'gpu-buffer') t.dispose?.();
+      if (name === TAP_OUTPUT && !keepTaps) {
+        if (t?.location === 'gpu-buffer') t.dispose?.();
+        delete out[name];
+      }
     }
     return out;
   }
@@ -424,7 +428,7 @@ export class ModelRuntime implements ModelApi {
       const cont = Array.from(tok.encode(text, { add_special_tokens: false }) as number[]);
       if (!cont.length) return { tokens: [], pieces: [], logProbs: [], total: 0 };
       const rows = [...ctx, ...cont];
-      const out = await this.forwardOnce([rows]);
+      const out = await this.forwardOnce([rows], false);
       const logits = out.logits;
       const V = logits.dims.at(-1) as number;
       const raw = logits.data as Float32Array | Uint16Array;
