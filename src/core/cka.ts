@@ -5,7 +5,8 @@
  * Why it is organised this way: with column-centred features, K = XXᵀ already satisfies HKH = K, so the biased HSIC
  * is ⟨K, L⟩ and the debiased one needs only ⟨K̃, L̃⟩ (zero diagonals), the total sums and the row sums
  * (Σ K̃L̃ = rowsum(K̃)·rowsum(L̃)). Each layer's Gram matrix is built once; each pair then costs one dot product over
- * a packed triangle. A sample permutation π changes only ⟨K̃, L̃_π⟩ and rowsum(K̃)·rowsum(L̃)_π.
+ * a packed triangle (one wasm gemv per y layer against all x layers). A sample permutation π changes only
+ * ⟨K̃, L̃_π⟩ and rowsum(K̃)·rowsum(L̃)_π.
  */
 import { dot, gemmNT } from './linalg';
 import { createRng } from './rng';

@@ -8,7 +8,8 @@
  * w_d = 1/SST_d (test SST), so
  *     Σ_d w_d SSE_d = Σ w_d‖y_te,d‖² − 2⟨A, Y_te W Y_trᵀ⟩ + ⟨AᵀA, Y_tr W Y_trᵀ⟩,
  * where the two weighted Gram matrices depend on the target layer only. One factorisation per source layer and
- * two Gram products per target layer replace L_A·L_B separate solves; each pair costs two dot products.
+ * two Gram products per target layer replace L_A·L_B separate solves; each pair costs one dot product (done as one
+ * wasm gemv per target layer against all source layers of the chunk).
  */
 import { cholesky, cholSolveRows, dot, gemmNT, transpose } from './linalg';
 import { ResidentRows } from './simd-gemm';
