@@ -6,6 +6,8 @@ export interface GpuInfo {
   maxBufferSize: number;
   maxStorageBufferBindingSize: number;
   description?: string;
+  /** A software adapter (SwiftShader, or one the browser flags as a fallback): slower than WASM for our models. */
+  fallback?: boolean;
 }
 
 export interface ChoiceContext {
@@ -38,9 +40,12 @@ export function chooseBackend(req: { device?: Device; dtype?: Dtype }, ctx: Choi
     if (ctx.platform === 'node') {
       backend = 'cpu';
       reasons.push('Node: onnxruntime-node CPU');
-    } else if (ctx.gpu) {
+    } else if (ctx.gpu && !ctx.gpu.fallback) {
       backend = 'webgpu';
       reasons.push('a WebGPU adapter is available');
+    } else if (ctx.gpu) {
+      backend = 'wasm';
+      reasons.push('the WebGPU adapter is a software fallback (e.g. SwiftShader), slower than WASM');
     } else {
       backend = 'wasm';
       reasons.push('no WebGPU adapter: WASM fallback');

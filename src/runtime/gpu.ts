@@ -14,7 +14,8 @@ async function probe(): Promise<GpuInfo | null> {
     const adapter = (await gpu.requestAdapter()) as {
       features: Set<string>;
       limits: { maxBufferSize: number; maxStorageBufferBindingSize: number };
-      info?: { vendor?: string; architecture?: string; description?: string };
+      info?: { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
+      isFallbackAdapter?: boolean;
     } | null;
     if (!adapter) return null;
     return {
@@ -22,6 +23,9 @@ async function probe(): Promise<GpuInfo | null> {
       maxBufferSize: adapter.limits.maxBufferSize,
       maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
       description: [adapter.info?.vendor, adapter.info?.architecture, adapter.info?.description].filter(Boolean).join(' ') || undefined,
+      fallback:
+        Boolean(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter) ||
+        /swiftshader/i.test(`${adapter.info?.architecture ?? ''} ${adapter.info?.description ?? ''} ${adapter.info?.vendor ?? ''}`),
     };
   } catch {
     return null;

@@ -45,6 +45,9 @@ describe('backend and dtype choice', () => {
     expect(chooseBackend({}, { platform: 'browser', gpu, ...big })).toMatchObject({ backend: 'webgpu', dtype: 'q4f16' });
     expect(chooseBackend({}, { platform: 'browser', gpu: { ...gpu, shaderF16: false }, ...big })).toMatchObject({ backend: 'webgpu', dtype: 'q4' });
     expect(chooseBackend({}, { platform: 'browser', gpu: null, ...big })).toMatchObject({ backend: 'wasm', dtype: 'q4' });
+    // a software adapter (SwiftShader) is slower than WASM: auto avoids it, an explicit request still gets it
+    expect(chooseBackend({}, { platform: 'browser', gpu: { ...gpu, shaderF16: false, fallback: true }, ...big }).backend).toBe('wasm');
+    expect(chooseBackend({ device: 'webgpu' }, { platform: 'browser', gpu: { ...gpu, shaderF16: false, fallback: true }, ...big }).backend).toBe('webgpu');
     expect(chooseBackend({}, { platform: 'node', gpu: null, ...big })).toMatchObject({ backend: 'cpu', dtype: 'q4' });
   });
   it('auto: fp32 for small models and the embedded toy', () => {
