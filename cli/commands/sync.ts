@@ -1,15 +1,16 @@
 import { CliUsageError, type CliCommand } from '../command.ts';
-import { syncR2 } from '../../src/core/synchrony.ts';
+import { chooseAlphaGroupedCV, syncR2 } from '../../src/core/synchrony.ts';
 import { fmt, intVector, layerStack, nested, numberOption, readTensors } from './analysis-io.ts';
 
 export const syncCommand: CliCommand = {
   name: 'sync',
   summary: 'SyncR² from paired layer states: ridge test R² for every (source, target) layer pair over grouped splits.',
   usage:
-    'npm run lab -- sync <file.safetensors> [--alpha 0.1] [--split-seeds 0,1,2] [--test-fraction 0.2] [--top-k 1] [--json]\n' +
+    'npm run lab -- sync <file.safetensors> [--alpha 0.1 | --alpha-cv 0.01,0.1,1,10] [--split-seeds 0,1,2] [--test-fraction 0.2] [--top-k 1] [--json]\n' +
     '  tensors: source F32 [n, L_A, H_A], target F32 [n, L_B, H_B], group I32 [n], optional split U8 [n] (1 = test)',
   options: {
     alpha: { type: 'string' },
+    'alpha-cv': { type: 'string' },
     'split-seeds': { type: 'string' },
     'test-fraction': { type: 'string' },
     'top-k': { type: 'string' },
@@ -21,7 +22,16 @@ export const syncCommand: CliCommand = {
     if (source.n !== target.n) throw new CliUsageError(`source has ${source.n} samples, target ${target.n}`);
     const group = intVector(t, 'group', source.n);
     const split = t.split ? Uint8Array.from(intVector(t, 'split', source.n), (v) => (v ? 1 : 0)) : undefined;
-    const alpha = numberOption(values.alpha, 'alpha', 0.1);
+    let alpha = numberOption(values.alpha, 'alpha', 0.1);
+    let alphaCv: { alphas: number[]; scores: number[] } | undefined;
+    if (typeof values['alpha-cv'] === 'string') {
+      if (values.alpha !== undefined) throw new CliUsageError('give either --alpha or --alpha-cv');
+      const alphas = values['alpha-cv'].split(',').map((a) => numberOption(a.trim(), 'alpha-cv', NaN));
+      if (!alphas.length || alphas.some((a) => !(a > 0))) throw new CliUsageError('--alpha-cv needs positive numbers, e.g. 0.01,0.1,1,10');
+      const cv = chooseAlphaGroupedCV(source, target, group, alphas, { testFraction: numberOption(values['test-fraction'], 'test-fraction', 0.2) });
+      alpha = cv.alpha;
+      alphaCv = { alphas, scores: cv.scores };
+    }
     const seeds = typeof values['split-seeds'] === 'string' ? values['split-seeds'].split(',').map((s) => s.trim()).filter(Boolean).map((s) => (/^-?\d+$/.test(s) ? Number(s) : s)) : [0, 1, 2];
     if (!seeds.length) throw new CliUsageError('--split-seeds is empty');
     const testFraction = numberOption(values['test-fraction'], 'test-fraction', 0.2);
@@ -42,6 +52,7 @@ export const syncCommand: CliCommand = {
           nTrain: r.nTrain,
           nTest: r.nTest,
           alpha,
+          ...(alphaCv ? { alphaCv } : {}),
           splits: split ? ['explicit'] : seeds,
         }),
       );
@@ -50,7 +61,8 @@ export const syncCommand: CliCommand = {
     const lines = [
       `SyncR² = ${fmt(r.syncR2, 4)} ± ${fmt(r.se, 4)} (SE over ${r.r2PerSplit.length} split${r.r2PerSplit.length > 1 ? 's' : ''}), unclamped ${fmt(r.syncR2Unclamped, 4)}` +
         (r.syncR2TopK !== undefined ? `, top-${topK} ${fmt(r.syncR2TopK, 4)}` : ''),
-      `samples: ${source.n} (train ${r.nTrain.join('/')}, test ${r.nTest.join('/')}), layers ${LA} → ${LB}, H ${source.H} → ${target.H}, α = ${alpha}`,
+      `samples: ${source.n} (train ${r.nTrain.join('/')}, test ${r.nTest.join('/')}), layers ${LA} → ${LB}, H ${source.H} → ${target.H}, α = ${alpha}` +
+        (alphaCv ? ` (chosen by grouped CV among ${alphaCv.alphas.join(', ')}; mean unclamped SyncR² ${alphaCv.scores.map((v) => fmt(v, 4)).join(', ')})` : ''),
       '',
       'source layer → best target layer (test R², mean over splits)',
       ...Array.from(r.best, (b, a) => `  ${String(a).padStart(3)} → ${String(b).padStart(3)}   ${fmt(r.bestR2[a], 4)}`),

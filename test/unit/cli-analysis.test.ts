@@ -66,6 +66,10 @@ describe('CLI: sync, cka, mixedlm', () => {
     const h = await run(['sync', syncFile]);
     expect(h.code).toBe(0);
     expect(h.stdout).toMatch(/SyncR² = \d\.\d{4} ± \d\.\d{4}/);
+    const cv = JSON.parse((await run(['sync', syncFile, '--json', '--alpha-cv', '0.01,1e6', '--split-seeds', '0'])).stdout);
+    expect(cv.alphaCv.alphas).toEqual([0.01, 1e6]);
+    expect(cv.alpha).toBe(cv.alphaCv.scores[0] >= cv.alphaCv.scores[1] ? 0.01 : 1e6);
+    expect((await run(['sync', syncFile, '--alpha', '1', '--alpha-cv', '1,2'])).stderr).toMatch(/either --alpha or --alpha-cv/);
     const bad = await run(['sync', join(dir, 'missing.safetensors')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/cannot read/);
