@@ -231,6 +231,7 @@ export class ModelRuntime implements ModelApi {
     const tf = this.tf;
     const ids = this.tokenize(options);
     const promptLen = ids.length;
+    if (!promptLen) throw new Error('generate(): the prompt is empty (no tokens).');
     const input_ids = new tf.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [1, promptLen]);
     const attention_mask = new tf.Tensor('int64', new BigInt64Array(promptLen).fill(1n), [1, promptLen]);
     const L1 = info.numLayers + 1;
@@ -401,6 +402,8 @@ export class ModelRuntime implements ModelApi {
           ? this.tokenize({ messages: [{ role: 'user', content: p }], addGenerationPrompt: options.addGenerationPrompt ?? true })
           : this.tokenize({ prompt: p }),
       );
+      const empty = rows.findIndex((r) => r.length === 0);
+      if (empty >= 0) throw new Error(`encode(): prompt ${empty} is empty (no tokens).`);
       const data = new Float32Array(prompts.length * L1 * H);
       const batch = Math.max(1, options.batchSize ?? 8);
       for (let start = 0; start < rows.length; start += batch) {

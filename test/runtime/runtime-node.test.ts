@@ -120,6 +120,11 @@ describe('Node runtime, cpu fp32, embedded model', () => {
     if (s.tokens[0] === greedy.tokens[0]) expect(s.logProbs[0]).toBeGreaterThanOrEqual(-Math.log(3072));
   });
 
+  it('refuses empty prompts with a clear error', async () => {
+    await expect(rt.generate({ prompt: '' })).rejects.toThrow(/empty/);
+    await expect(rt.encode(['ok', ''])).rejects.toThrow(/prompt 1 is empty/);
+  });
+
   it('keeps a conversation per agent', async () => {
     await rt.chat('alice', 'Hello!', { maxNewTokens: 4 });
     const alice = await rt.getConversation('alice');
