@@ -62,13 +62,15 @@ function vec(items: number[][]): number[] {
 
 /** Rows of C per tile (2 × 4 tile: 8 accumulators). A 3 × 4 tile (16 live registers) measured no faster; 1 × 4 was ~2× slower. */
 const TILE_ROWS = 2;
+/** Columns of C per cache panel: that many rows of B stay in L2 while every row pair of A streams past them. */
+const PANEL = 64;
 
 // Parameters: 0 a, 1 b, 2 c (byte offsets), 3 m, 4 n, 5 kb (row stride in bytes), 6 sym.
 // i32 locals: i, j, p, a[0..R), b[0..4), crow; v128 locals: va[0..R), vb, acc[r*4 + q].
 function body(R: number): number[] {
   const P = { a: 0, b: 1, c: 2, m: 3, n: 4, kb: 5, sym: 6 };
-  const iI = 7, iJ = 8, iP = 9, iA = 10, iB = 10 + R, iCrow = 14 + R;
-  const nI32 = 8 + R;
+  const iI = 7, iJ = 8, iP = 9, iA = 10, iB = 10 + R, iCrow = 14 + R, iJB = 15 + R, iJEnd = 16 + R;
+  const nI32 = 10 + R;
   const vA = 7 + nI32, vB = vA + R, vAcc = vB + 1;
   const nV = R + 1 + 4 * R;
   const c: number[] = [];
@@ -79,15 +81,21 @@ function body(R: number): number[] {
   const v128load = () => simd(0x00, 4, 0);
   const zero = () => simd(0x0c, ...new Array(16).fill(0));
 
+  // for jb over panels of PANEL columns: jEnd = min(jb + PANEL, n)
+  i32(0); set(iJB);
+  c.push(Op.block, 0x40, Op.loop, 0x40);
+  get(iJB); get(P.n); c.push(Op.i32ge, Op.brIf, 1);
+  get(iJB); i32(PANEL); c.push(Op.i32add); get(P.n); get(iJB); i32(PANEL); c.push(Op.i32add); get(P.n); c.push(0x48 /* i32.lt_s */, Op.select); set(iJEnd);
   i32(0); set(iI);
   c.push(Op.block, 0x40, Op.loop, 0x40);
   get(iI); get(P.m); c.push(Op.i32ge, Op.brIf, 1);
   get(P.a); get(iI); get(P.kb); c.push(Op.i32mul, Op.i32add); set(iA);
   for (let r = 1; r < R; r++) { get(iA + r - 1); get(P.kb); c.push(Op.i32add); set(iA + r); }
-  // j = sym ? i & ~3 : 0
+  // j = max(sym ? i & ~3 : 0, jb)
   get(iI); i32(-4); c.push(Op.i32and); i32(0); get(P.sym); c.push(Op.select); set(iJ);
+  get(iJ); get(iJB); get(iJ); get(iJB); c.push(0x4a /* i32.gt_s */, Op.select); set(iJ);
   c.push(Op.block, 0x40, Op.loop, 0x40);
-  get(iJ); get(P.n); c.push(Op.i32ge, Op.brIf, 1);
+  get(iJ); get(iJEnd); c.push(Op.i32ge, Op.brIf, 1);
   get(P.b); get(iJ); get(P.kb); c.push(Op.i32mul, Op.i32add); set(iB);
   for (let q = 1; q < 4; q++) { get(iB + q - 1); get(P.kb); c.push(Op.i32add); set(iB + q); }
   for (let t = 0; t < 4 * R; t++) { zero(); set(vAcc + t); }
@@ -117,6 +125,8 @@ function body(R: number): number[] {
   get(iJ); i32(4); c.push(Op.i32add); set(iJ);
   c.push(Op.br, 0, Op.end, Op.end);
   get(iI); i32(R); c.push(Op.i32add); set(iI);
+  c.push(Op.br, 0, Op.end, Op.end);
+  get(iJB); i32(PANEL); c.push(Op.i32add); set(iJB);
   c.push(Op.br, 0, Op.end, Op.end);
   c.push(Op.end);
   const fn = [...vec([[...uleb(nI32), 0x7f], [...uleb(nV), 0x7b]]), ...c];
