@@ -16,8 +16,11 @@ const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixture
   tolerances: { fp32: { hidden_max_abs: number }; q4: { hidden_max_abs: number } };
   cases: unknown[];
 };
-/** SwiftShader runs WebGPU on the CPU in fp32: measured 7.7e-6 on the smoke build (docs/runtime.md); 2e-5 leaves room. */
-const WEBGPU_FP32_TOL = 2e-5;
+/**
+ * SwiftShader runs WebGPU on the CPU in fp32 with other kernels than wasm: twice the fixture's fp32 tolerance
+ * (which is 8 float32 ulps at the largest |hidden|). Measured values are in docs/runtime.md.
+ */
+const WEBGPU_FP32_TOL = 2 * fixture.tolerances.fp32.hidden_max_abs;
 
 /** The shell mounts the panel at #/models; until it does, the stand-alone diagnostics.html page has it. */
 async function openDiagnostics(browser: Browser): Promise<{ page: Page; errors: string[] }> {

@@ -71,7 +71,7 @@ describe('tap patch on onnxruntime-web wasm (Optimum, fused, renamed fixture gra
     last_token_states: number[][][];
     tolerance: number;
   };
-  for (const name of ['optimum', 'fused', 'renamed', 'renamed_offset']) {
+  for (const name of ['optimum', 'fused', 'fused_final_name', 'renamed', 'renamed_offset']) {
     it(`${name}: hidden_states_last matches numpy on wasm`, async () => {
       const ort = await import('onnxruntime-web');
       const { patchOnnx, TAP_OUTPUT } = await import('../../src/core/onnx/taps');

@@ -122,6 +122,14 @@ describe('tap detection', () => {
     expect(plan.sources[3].sum).toEqual(['/model/layers.2/mlp/down_proj/MatMul/output_0', '/model/layers.2/post_attention_layernorm/output_3']);
   });
 
+  it('finds the builder final norm under its node-derived weight name, and counts layers without it', () => {
+    const plan = detectTaps(readOnnxTopology(load('fused_final_name')), { modelName: 'fused_final_name' });
+    expect(plan.numLayers).toBe(expected.num_layers);
+    expect(plan.hiddenSize).toBe(expected.hidden_size);
+    expect(plan.styles).toEqual(['fused']);
+    expect(plan.sources[3].sum).toHaveLength(2);
+  });
+
   it('anchors on norm weights when nodes were renamed', () => {
     const plan = detectTaps(readOnnxTopology(load('renamed')), { modelName: 'renamed' });
     expect(plan.styles).toEqual(['anchor']);
@@ -147,7 +155,7 @@ describe('tap detection', () => {
 });
 
 describe('tap patch', () => {
-  for (const name of ['optimum', 'fused', 'renamed', 'renamed_offset']) {
+  for (const name of ['optimum', 'fused', 'fused_final_name', 'renamed', 'renamed_offset']) {
     it(`${name}: hidden_states_last matches the numpy states, logits unchanged`, async () => {
       const original = load(name);
       const { bytes, plan, alreadyPatched } = patchOnnx(original, { modelName: name });

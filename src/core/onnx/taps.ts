@@ -91,11 +91,16 @@ const LAYER_NODE = /^\/model\/layers\.(\d+)\//;
 /** Decoder layer count: from the options, else from `model.layers.N.` initializers or `/model/layers.N/Add_1` names. */
 function inferNumLayers(ix: Index, opts: TapOptions): number {
   if (opts.numLayers !== undefined) return opts.numLayers;
+  // the builder names its final norm `model.layers.{L}.final_norm_layernorm.weight`: not a decoder layer
+  let fromNorms = 0;
   let fromInit = 0;
   for (const name of ix.g.initializers.keys()) {
     const m = LAYER_INIT.exec(name);
-    if (m) fromInit = Math.max(fromInit, Number(m[1]) + 1);
+    if (!m || name.includes('final_norm')) continue;
+    fromInit = Math.max(fromInit, Number(m[1]) + 1);
+    if (name.endsWith('.input_layernorm.weight')) fromNorms = Math.max(fromNorms, Number(m[1]) + 1);
   }
+  if (fromNorms > 0) fromInit = fromNorms;
   let fromAdd = 0;
   for (const n of ix.g.nodes) {
     const m = LAYER_NODE.exec(n.name);
@@ -152,6 +157,9 @@ function normInput(ix: Index, weight: string): Omit<TapSource, 'state'> | undefi
   return x ? { style: 'anchor', tensor: x } : undefined;
 }
 
+/** Names the final norm's weight goes by: HF/Optimum, and the onnxruntime-genai builder's node-derived name. */
+const FINAL_NORM_WEIGHTS = (L: number) => ['model.norm.weight', `model.layers.${L}.final_norm_layernorm.weight`, 'model.final_norm.weight'];
+
 function exists(ix: Index, t: string): boolean {
   return ix.producer.has(t) || ix.g.inputs.some((i) => i.name === t);
 }
@@ -170,9 +178,16 @@ function findState(ix: Index, k: number, L: number): TapSource | undefined {
     const fused = `/model/layers.${k}/input_layernorm/output_3`;
     if (k < L && ix.producer.has(fused)) return { state: k, style: 'fused', tensor: fused };
   }
-  const weight = k < L ? `model.layers.${k}.input_layernorm.weight` : 'model.norm.weight';
-  const found = normInput(ix, weight);
-  if (found && (found.tensor ? exists(ix, found.tensor) : found.sum!.every((t) => exists(ix, t)))) return { state: k, ...found };
+  const weights = k < L ? [`model.layers.${k}.input_layernorm.weight`] : FINAL_NORM_WEIGHTS(L);
+  for (const weight of weights) {
+    const found = normInput(ix, weight);
+    if (found && (found.tensor ? exists(ix, found.tensor) : found.sum!.every((t) => exists(ix, t)))) return { state: k, ...found };
+  }
+  if (k === L) {
+    // the builder's final norm, found by its node name when its weight has another name
+    const node = ix.g.nodes.find((n) => n.name.startsWith(`/model/layers.${L}/final_norm_layernorm/`) && FUSED_SKIP_NORMS.has(n.opType));
+    if (node) return { state: k, style: 'fused', ...(node.outputs[3] ? { tensor: node.outputs[3] } : { sum: [node.inputs[0], node.inputs[1]] as [string, string] }) };
+  }
   return undefined;
 }
 
@@ -198,7 +213,7 @@ export function detectTaps(topo: OnnxModelTopology, opts: TapOptions): TapPlan {
   if (new Set(keys).size !== keys.length) {
     throw new TapDetectionError(opts.modelName, `two layers resolved to the same tensor (${keys.join(', ')}); the layout is ambiguous.`);
   }
-  const norm = topo.graph.initializers.get('model.norm.weight');
+  const norm = FINAL_NORM_WEIGHTS(L).map((w) => topo.graph.initializers.get(w)).find(Boolean);
   const hiddenSize = norm?.dims.length === 1 ? norm.dims[0] : undefined;
   const styles = [...new Set(sources.map((s) => s.style))];
   return { modelName: opts.modelName, numLayers: L, hiddenSize, sources, styles };
