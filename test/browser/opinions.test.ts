@@ -126,6 +126,8 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await page.getByTestId('redo').click();
     expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 2 });
     await page.getByTestId('balance').getByText(/Frustrated triangles/).waitFor();
+    // The drawn graph is the one the live simulation runs.
+    await waitFor(page, async () => (await text(page, 'live-agents')) === '3');
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export JSON' }).click();
@@ -152,6 +154,24 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await page.getByRole('button', { name: 'Set edge' }).click();
     expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 3 });
     await waitFor(page, async () => (await page.getByTestId('editor-status').textContent())?.includes('1 unfriendly') ?? false);
+
+    // Box-select the two lower nodes with Shift-drag on the background (the import fitted the view, so they sit near
+    // the bottom corners), then Delete removes them; undo brings them back.
+    await page.getByRole('radio', { name: 'Select / move' }).check();
+    await canvas.scrollIntoViewIfNeeded();
+    const [bx0, by0] = await canvasPoint(page, 0.005, 0.7);
+    const [bx1, by1] = await canvasPoint(page, 0.995, 0.995);
+    await page.keyboard.down('Shift');
+    await page.mouse.move(bx0, by0);
+    await page.mouse.down();
+    await page.mouse.move(bx1, by1, { steps: 6 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    await waitFor(page, async () => (await page.getByTestId('editor-status').textContent())?.includes('2 selected') ?? false);
+    await page.keyboard.press('Delete');
+    expect((await editorCounts(page)).nodes).toBe(1);
+    await page.getByTestId('undo').click();
+    expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 3 });
 
     const hostile = join(mkdtempSync(join(tmpdir(), 'graph-')), 'bad.csv');
     writeFileSync(hostile, 'source,target,sign\n<img src=x onerror=alert(1)>,b,1\n');
