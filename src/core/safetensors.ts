@@ -86,11 +86,14 @@ export function readSafetensors(bytes: Uint8Array): SafetensorsFile {
     if (name === '__metadata__') {
       if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new Error('safetensors: __metadata__ must be an object of strings');
       for (const [k, v] of Object.entries(entry as Record<string, unknown>)) {
+        if (k === '__proto__') throw new Error('safetensors: "__proto__" is not allowed as a metadata key');
         if (typeof v !== 'string') throw new Error(`safetensors: __metadata__["${k}"] is not a string`);
         metadata[k] = v;
       }
       continue;
     }
+    // JSON.parse makes "__proto__" an own key; assigning it to a plain object would replace the prototype.
+    if (name === '__proto__') throw new Error('safetensors: "__proto__" is not allowed as a tensor name');
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new Error(`safetensors: tensor "${name}" entry is not an object`);
     const { dtype, shape, data_offsets: offsets } = entry as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
     if (!isDtype(dtype)) throw new Error(`safetensors: tensor "${name}" has unknown or unsupported dtype ${JSON.stringify(dtype)}`);
@@ -129,7 +132,7 @@ export function writeSafetensors(
   const names = Object.keys(tensors).sort();
   let offset = 0;
   for (const name of names) {
-    if (name === '__metadata__') throw new Error('safetensors: "__metadata__" is reserved and cannot name a tensor');
+    if (name === '__metadata__' || name === '__proto__') throw new Error(`safetensors: "${name}" cannot name a tensor`);
     const t = tensors[name];
     const dtype = dtypeOf(t.data);
     if (t.dtype && t.dtype !== dtype) throw new Error(`safetensors: tensor "${name}" declares ${t.dtype} but its data is ${dtype}`);

@@ -74,5 +74,7 @@ describe('safetensors', () => {
     ).toThrow(/overlapping/);
     expect(() => readSafetensors(header({ __metadata__: { a: 1 } }, d8))).toThrow(/not a string/);
     expect(() => writeSafetensors({ x: { shape: [3], data: new Float32Array(2) } })).toThrow(/does not match/);
+    expect(() => readSafetensors(header('{"__proto__": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}}', d8))).toThrow(/__proto__/);
+    expect(() => readSafetensors(header('{"__metadata__": {"__proto__": "x"}}', d8))).toThrow(/__proto__/);
   });
 });
