@@ -225,11 +225,16 @@ export class ResidentRows {
   ) {
     this.stride = cols + ((4 - (cols % 4)) % 4);
     const bytes = (rows + 1) * this.stride * 8 + rows * 8;
-    this.k = useWasm && bytes < 2 ** 31 - 2 ** 20 ? instantiate() : null;
-    if (this.k) {
-      const have = this.k.memory.buffer.byteLength;
-      if (bytes > have) this.k.memory.grow(Math.ceil((bytes - have) / 65536));
+    let k = useWasm && bytes < 2 ** 31 - 2 ** 20 ? instantiate() : null;
+    if (k) {
+      try {
+        const have = k.memory.buffer.byteLength;
+        if (bytes > have) k.memory.grow(Math.ceil((bytes - have) / 65536));
+      } catch {
+        k = null; // the host refused the memory: keep the rows in JS instead
+      }
     }
+    this.k = k;
   }
   /** Row i is the concatenation of `parts` (their lengths must add up to cols). */
   setRow(i: number, parts: Float64Array[]): void {
@@ -306,7 +311,13 @@ export function gemmNTSimd(A: Float64Array, B: Float64Array | null, m: number, n
   const need = aBytes + bBytes + cBytes;
   if (need > 2 ** 31 - 2 ** 20) return null;
   const have = K.memory.buffer.byteLength;
-  if (need > have) K.memory.grow(Math.ceil((need - have) / 65536));
+  if (need > have) {
+    try {
+      K.memory.grow(Math.ceil((need - have) / 65536));
+    } catch {
+      return null; // the host refused more memory: the caller uses the JS kernel
+    }
+  }
   const buf = K.memory.buffer;
   const a = new Float64Array(buf, 0, aBytes / 8);
   const pack = (dst: Float64Array, src: Float64Array, rows: number, padRows: number) => {
