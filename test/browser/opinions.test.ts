@@ -37,6 +37,14 @@ async function editorCounts(page: Page): Promise<{ nodes: number; edges: number 
   return { nodes: Number(await c.getAttribute('data-nodes')), edges: Number(await c.getAttribute('data-edges')) };
 }
 
+async function exportedJson(page: Page): Promise<{ nodes: { id: number; x: number; y: number }[]; edges: unknown[] }> {
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export JSON' }).click();
+  const file = join(mkdtempSync(join(tmpdir(), 'graph-')), 'g.json');
+  await (await download).saveAs(file);
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
 describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
   let browser: Browser;
   beforeAll(async () => {
@@ -172,6 +180,19 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     expect((await editorCounts(page)).nodes).toBe(1);
     await page.getByTestId('undo').click();
     expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 3 });
+
+    // Dragging the top node moves it (and only it): its exported y grows by the drag over the zoom.
+    const before = await exportedJson(page);
+    await canvas.scrollIntoViewIfNeeded();
+    const [tx, ty] = await canvasPoint(page, 0.5, 0.15);
+    await page.mouse.move(tx, ty);
+    await page.mouse.down();
+    await page.mouse.move(tx, ty + 60, { steps: 6 });
+    await page.mouse.up();
+    const after = await exportedJson(page);
+    expect(after.nodes[2].y).toBeGreaterThan(before.nodes[2].y);
+    expect(after.nodes[0]).toEqual(before.nodes[0]);
+    expect(after.edges).toEqual(before.edges);
 
     const hostile = join(mkdtempSync(join(tmpdir(), 'graph-')), 'bad.csv');
     writeFileSync(hostile, 'source,target,sign\n<img src=x onerror=alert(1)>,b,1\n');
