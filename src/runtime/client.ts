@@ -274,3 +274,15 @@ export class ModelClient {
     for (const key of [...this.handles.keys()]) this.unload(key);
   }
 }
+
+/**
+ * Mirrors the ready models into a plain `{list}` holder (for instance a Svelte `$state` object the status bar reads):
+ * `bindLoadedModels(loadedModelsState)`. Returns the unsubscribe function.
+ */
+export function bindLoadedModels(target: { list: LoadedModelInfo[] }, registry: LoadedModels = loadedModels): () => void {
+  return registry.subscribe((entries) => {
+    target.list = entries
+      .filter((e) => e.status === 'ready' && e.id && e.backend && e.dtype)
+      .map((e) => ({ id: e.id!, backend: e.backend!, dtype: e.dtype! }));
+  });
+}

@@ -8,7 +8,7 @@ import { createTapFetch } from '../../src/runtime/tap-fetch';
 import { readOnnxTopology } from '../../src/core/onnx/model';
 import { isTapped, TapDetectionError } from '../../src/core/onnx/taps';
 import { REGISTRY, findModel, anyHubEntry } from '../../models/registry';
-import { ModelClient, LoadedModels, WorkerCrashedError, ModelUnloadedError } from '../../src/runtime/client';
+import { ModelClient, LoadedModels, WorkerCrashedError, ModelUnloadedError, bindLoadedModels } from '../../src/runtime/client';
 
 describe('seeded sampling', () => {
   const logits = Float32Array.from([1, 2, 3, 0.5, 2.5, -1]);
@@ -176,12 +176,16 @@ describe('model client crash detection (fake worker)', () => {
     };
     const registry = new LoadedModels();
     const client = new ModelClient({ spawn, registry, pingIntervalMs: 10, pingTimeoutMs: 50 });
+    const bar = { list: [] as { id: string; backend: string; dtype: string }[] };
+    const unbind = bindLoadedModels(bar, registry);
     const h = await client.load('tiny-social', {});
     expect(registry.list()[0]).toMatchObject({ status: 'ready', backend: 'wasm', dtype: 'fp32' });
+    expect(bar.list).toEqual([{ id: 'tiny-social', backend: 'wasm', dtype: 'fp32' }]);
     await new Promise((r) => setTimeout(r, 60));
     expect(registry.list()[0].status).toBe('ready'); // answering pings: alive
     hang = true;
     await expect.poll(() => registry.list()[0].status, { timeout: 2000 }).toBe('crashed');
+    expect(bar.list).toEqual([]); // the status bar no longer lists a crashed model
     await expect(h.generate({ prompt: 'x' })).rejects.toThrow(WorkerCrashedError);
     hang = false;
     const h2 = await client.restart(h.key);
@@ -191,6 +195,7 @@ describe('model client crash detection (fake worker)', () => {
     client.unloadAll();
     await expect(pending).rejects.toThrow(ModelUnloadedError);
     await expect(h2.generate({ prompt: 'x' })).rejects.toThrow(/was unloaded/);
+    unbind();
     expect(registry.list()).toEqual([]);
   });
 });
