@@ -201,20 +201,18 @@ interface TargetSide {
   t: number; // Σ_d w_d ‖y_te,d‖²
   nonConstant: number;
   constDims: number[];
-  Ytr: Float64Array; // centred, unweighted: needed only for constant dimensions
-  Yte: Float64Array;
+  constTr: Float64Array[]; // per constant dimension: its centred training and test values
+  constTe: Float64Array[];
 }
 
 function targetSide(s: LayerStack, l: number, train: Int32Array, test: Int32Array): TargetSide {
   const H = s.H;
   const nTr = train.length;
   const nTe = test.length;
+  const { data, L } = s;
   const mean = layerMean(s, l, train);
-  const Ytr = gatherLayer(s, l, train, mean);
-  const Yte = gatherLayer(s, l, test, mean);
   const teMean = layerMean(s, l, test);
   const sst = new Float64Array(H);
-  const { data, L } = s;
   for (let r = 0; r < nTe; r++) {
     const o = (test[r] * L + l) * H;
     for (let h = 0; h < H; h++) {
@@ -228,38 +226,37 @@ function targetSide(s: LayerStack, l: number, train: Int32Array, test: Int32Arra
     if (sst[h] > 0) sw[h] = 1 / Math.sqrt(sst[h]);
     else constDims.push(h);
   }
+  // Centred and weighted in one pass; constant dimensions get weight 0 here and are scored separately.
   const Wtr = new Float64Array(nTr * H);
+  for (let r = 0; r < nTr; r++) {
+    const o = (train[r] * L + l) * H;
+    const w = r * H;
+    for (let h = 0; h < H; h++) Wtr[w + h] = (data[o + h] - mean[h]) * sw[h];
+  }
   const Wte = new Float64Array(nTe * H);
-  for (let r = 0; r < nTr; r++) for (let h = 0; h < H; h++) Wtr[r * H + h] = Ytr[r * H + h] * sw[h];
   let t = 0;
   for (let r = 0; r < nTe; r++) {
+    const o = (test[r] * L + l) * H;
+    const w = r * H;
     for (let h = 0; h < H; h++) {
-      const v = Yte[r * H + h] * sw[h];
-      Wte[r * H + h] = v;
+      const v = (data[o + h] - mean[h]) * sw[h];
+      Wte[w + h] = v;
       t += v * v;
     }
   }
+  const constTr = constDims.map((h) => Float64Array.from(train, (i) => data[(i * L + l) * H + h] - mean[h]));
+  const constTe = constDims.map((h) => Float64Array.from(test, (i) => data[(i * L + l) * H + h] - mean[h]));
   const G = gemmNT(Wtr, Wtr, nTr, nTr, H, undefined, true, false);
   const C = gemmNT(Wte, Wtr, nTe, nTr, H);
   for (let i = 0; i < C.length; i++) C[i] *= -2;
-  return {
-    Gpacked: packUpper(G, nTr, 1),
-    CteM2: C,
-    t,
-    nonConstant: H - constDims.length,
-    constDims,
-    Ytr,
-    Yte,
-  };
+  return { Gpacked: packUpper(G, nTr, 1), CteM2: C, t, nonConstant: H - constDims.length, constDims, constTr, constTe };
 }
 
 /** sklearn's rule for a dimension that is constant on the test set: 1 if predicted exactly, else 0. */
-function constantDimScore(A: Float64Array, tgt: TargetSide, h: number, H: number, nTr: number, nTe: number): number {
-  const y = new Float64Array(nTr);
-  for (let j = 0; j < nTr; j++) y[j] = tgt.Ytr[j * H + h];
+function constantDimScore(A: Float64Array, ytr: Float64Array, yte: Float64Array, nTr: number, nTe: number): number {
   for (let i = 0; i < nTe; i++) {
-    const pred = dot(A, i * nTr, y, 0, nTr);
-    if (tgt.Yte[i * H + h] - pred !== 0) return 0;
+    const pred = dot(A, i * nTr, ytr, 0, nTr);
+    if (yte[i] - pred !== 0) return 0;
   }
   return 1;
 }
@@ -315,7 +312,7 @@ export function* ridgeR2GridSteps(source: LayerStack, target: LayerStack, testMa
         const op = ops[a - a0];
         const sse = tgt.t + quad[a - a0];
         let constScore = 0;
-        for (const h of tgt.constDims) constScore += constantDimScore(op.A, tgt, h, HB, nTr, nTe);
+        for (let q = 0; q < tgt.constDims.length; q++) constScore += constantDimScore(op.A, tgt.constTr[q], tgt.constTe[q], nTr, nTe);
         out[a * LB + b] = (tgt.nonConstant - sse + constScore) / HB;
       }
       yield { done: ++done, total };
