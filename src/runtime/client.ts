@@ -279,7 +279,7 @@ export class ModelClient {
  * Mirrors the ready models into a plain `{list}` holder (for instance a Svelte `$state` object the status bar reads):
  * `bindLoadedModels(loadedModelsState)`. Returns the unsubscribe function.
  */
-export function bindLoadedModels(target: { list: LoadedModelInfo[] }, registry: LoadedModels = loadedModels): () => void {
+export function bindLoadedModels(target: { list: { id: string; backend: string; dtype: string }[] }, registry: LoadedModels = loadedModels): () => void {
   return registry.subscribe((entries) => {
     target.list = entries
       .filter((e) => e.status === 'ready' && e.id && e.backend && e.dtype)
