@@ -222,6 +222,12 @@ export class ModelRuntime implements ModelApi {
     return Array.from(tok.encode(opts.prompt) as number[]);
   }
 
+  /** Token ids back to text (special tokens kept). */
+  decodeTokens(ids: number[]): string {
+    const { tok } = this.need();
+    return ids.length ? (tok.decode(ids, { skip_special_tokens: false }) as string) : '';
+  }
+
   generate(options: GenerateOptions, onToken?: (textSoFar: string) => void): Promise<GenerateResult> {
     return this.serial(() => this.generateNow(options, onToken));
   }
@@ -319,7 +325,8 @@ export class ModelRuntime implements ModelApi {
     const all = Array.from(sequences.data as BigInt64Array, Number);
     sequences.dispose?.();
     let tokens = all.slice(promptLen);
-    let text: string = tok.decode(tokens.filter((t) => !this.eosIds.has(t)), { skip_special_tokens: true });
+    const visible = tokens.filter((t) => !this.eosIds.has(t));
+    let text: string = visible.length ? tok.decode(visible, { skip_special_tokens: true }) : '';
     const cut = stops.map((s) => text.indexOf(s)).filter((i) => i >= 0);
     if (cut.length) {
       text = text.slice(0, Math.min(...cut));

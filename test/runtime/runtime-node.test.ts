@@ -120,6 +120,18 @@ describe('Node runtime, cpu fp32, embedded model', () => {
     if (s.tokens[0] === greedy.tokens[0]) expect(s.logProbs[0]).toBeGreaterThanOrEqual(-Math.log(3072));
   });
 
+  it('a generation that is only the end token gives empty text and finishReason eos', async () => {
+    // the fixture's greedy continuations: find one that is one token then eos, and feed that token back
+    const c = fixture.cases.find((x) => x.greedy_continuation.length === 2 && fixture.eos_token_ids.includes(x.greedy_continuation[1]));
+    if (!c) return; // the fixture has no such case (depends on the trained model)
+    const ids = c.input_ids.concat(c.greedy_continuation[0]);
+    const r = await rt.generate({ prompt: c.text + rt.decodeTokens([c.greedy_continuation[0]]), maxNewTokens: 3 });
+    expect(r.promptTokens).toEqual(ids);
+    expect(r.tokens).toEqual([c.greedy_continuation[1]]);
+    expect(r.text).toBe('');
+    expect(r.finishReason).toBe('eos');
+  });
+
   it('refuses empty prompts with a clear error', async () => {
     await expect(rt.generate({ prompt: '' })).rejects.toThrow(/empty/);
     await expect(rt.encode(['ok', ''])).rejects.toThrow(/prompt 1 is empty/);
