@@ -193,6 +193,8 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     expect(after.nodes[2].y).toBeGreaterThan(before.nodes[2].y);
     expect(after.nodes[0]).toEqual(before.nodes[0]);
     expect(after.edges).toEqual(before.edges);
+    await page.getByTestId('undo').click();
+    expect((await exportedJson(page)).nodes).toEqual(before.nodes);
 
     const hostile = join(mkdtempSync(join(tmpdir(), 'graph-')), 'bad.csv');
     writeFileSync(hostile, 'source,target,sign\n<img src=x onerror=alert(1)>,b,1\n');
