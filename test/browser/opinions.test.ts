@@ -68,6 +68,14 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await page.getByTestId('step').click();
     await waitFor(page, async () => Number(await text(page, 'live-t')) === t0 + 1);
     expect(await text(page, 'phase')).toMatch(/indifference|polarization|consensus/);
+
+    // Per-node fields that do not match the graph are explained, and nothing runs on them.
+    await page.goto(page.url().split('#')[0] + link((c) => {
+      c.custom = { nodes: 3, edges: '0+1,1-2' };
+      c.dynamics.nodeFields = [1, 2];
+    }));
+    await page.getByRole('alert').filter({ hasText: /2 values, but the graph has 3 nodes/ }).first().waitFor();
+    expect(await page.getByTestId('play').isDisabled()).toBe(true);
     expect(errors).toEqual([]);
     await page.context().close();
   });
