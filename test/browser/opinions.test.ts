@@ -76,6 +76,12 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     }));
     await page.getByRole('alert').filter({ hasText: /2 values, but the graph has 3 nodes/ }).first().waitFor();
     expect(await page.getByTestId('play').isDisabled()).toBe(true);
+    // Loading three fields from a file fixes it, and the link keeps them.
+    const fieldsFile = join(mkdtempSync(join(tmpdir(), 'fields-')), 'g.json');
+    writeFileSync(fieldsFile, '{"fields": [0.5, -0.5, 2]}');
+    await page.getByTestId('fields-file').setInputFiles(fieldsFile);
+    await expect.poll(() => page.getByTestId('play').isEnabled()).toBe(true);
+    await page.getByText('3 per-node values').waitFor();
     expect(errors).toEqual([]);
     await page.context().close();
   });
