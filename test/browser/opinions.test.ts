@@ -231,6 +231,9 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     // Loading 1000 nodes into graphology is one step of its own; what must stay smooth is zooming and panning,
     // while the force layout keeps streaming positions from its worker.
     await waitFor(page, async () => (await editorCounts(page)).nodes === 1000, 60_000);
+    // The live view builds the same graph in its own worker and then renders its first readouts; let that land.
+    await waitFor(page, async () => (await text(page, 'live-agents')) === '1000', 60_000);
+    await page.getByTestId('balance').getByText(/Frustrated triangles/).waitFor({ timeout: 60_000 });
     await page.evaluate(() => {
       const w = window as unknown as { __longTasks: number[] };
       w.__longTasks = [];

@@ -88,13 +88,15 @@ export function toPlain(g: EditorGraph): PlainGraph {
   return { positions, edges };
 }
 
+/** The keys fromPlain gives: i0 … i(N−1), so a view can name nodes before the graphology model is built. */
+export function indexKeys(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `i${i}`);
+}
+
 export function fromPlain(p: PlainGraph): EditorGraph {
   const g = emptyGraph();
-  const keys = p.positions.map(([x, y]) => {
-    const key = freshKey(g);
-    g.addNode(key, { x, y });
-    return key;
-  });
+  const keys = indexKeys(p.positions.length);
+  p.positions.forEach(([x, y], i) => g.addNode(keys[i], { x, y }));
   for (const [i, j, s] of p.edges) if (i !== j && !g.hasEdge(keys[i], keys[j])) g.addEdge(keys[i], keys[j], { sign: s > 0 ? 1 : -1 });
   return g;
 }
