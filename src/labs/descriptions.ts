@@ -20,11 +20,11 @@ export const LAB_PLANS: Record<LabName, { now: string; coming: string[] }> = {
     ],
   },
   opinions: {
-    now: 'The kinetic-Ising simulation runs now: pick a graph and three couplings, run replicas, and watch the net opinion n(t).',
+    now: 'The kinetic-Ising simulation runs now, live: edit or generate a signed graph, set the three couplings, fields and temperature, play and step the dynamics, sweep the temperature to find 𝒯_c, and run recorded replicas.',
     coming: [
-      'A signed-graph editor with lattices, random and low-rank generators, and structural-balance readouts.',
       'LLM communities that vote and message their friendly and unfriendly neighbours, round by round.',
-      'Fits of the 1-, 3- and 5-coupling Glauber laws that predict the next round, against every baseline.',
+      'Fits of the 1-, 3- and 5-coupling Glauber laws to those votes, which predict the next round, against every baseline.',
+      'Archetypes and regimes of the observed runs against stochastic rollouts of the fitted law.',
     ],
   },
   polarization: {
