@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLAVOURS, launch, openPage } from './setup/browser';
+import { waitFor } from './setup/browser';
 import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
 
@@ -16,15 +17,6 @@ function link(edit: (c: Config) => void): string {
 
 async function text(page: Page, testid: string): Promise<string> {
   return (await page.getByTestId(testid).textContent())?.trim() ?? '';
-}
-
-async function waitFor(page: Page, check: () => Promise<boolean>, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await page.waitForTimeout(100);
-  }
-  throw new Error('timed out waiting');
 }
 
 async function canvasPoint(page: Page, fx: number, fy: number): Promise<[number, number]> {

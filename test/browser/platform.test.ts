@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { FLAVOURS, baseUrl, launch, openPage } from './setup/browser';
+import { waitFor } from './setup/browser';
 import { hostileLinks } from '../fixtures/hostile-links';
 import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
@@ -22,15 +23,6 @@ async function runStatus(page: Page): Promise<{ status: string | null; done: num
     const text = el?.querySelector('[role=progressbar]')?.getAttribute('aria-label') ?? '';
     return { status: el?.getAttribute('data-run-status') ?? null, done: Number(/^(\d+)/.exec(text)?.[1] ?? 0) };
   });
-}
-
-async function waitFor(page: Page, check: () => Promise<boolean>, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await page.waitForTimeout(100);
-  }
-  throw new Error('timed out waiting');
 }
 
 describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {

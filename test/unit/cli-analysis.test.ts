@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { main } from '../../cli/main.ts';
+import { runCli } from '../helpers/cli';
 import { writeSafetensors } from '../../src/core/safetensors';
 import { parseCsv } from '../../cli/commands/analysis-io.ts';
 
@@ -13,19 +13,7 @@ const stats = JSON.parse(readFileSync(resolve(FIX, 'stats.json'), 'utf8'));
 const dir = mkdtempSync(join(tmpdir(), 'sml-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  try {
-    const code = await main(args);
-    return { code, stdout, stderr };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const run = runCli;
 
 describe('CLI: sync, cka, mixedlm', () => {
   const c = ridge[0];

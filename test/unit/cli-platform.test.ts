@@ -1,26 +1,14 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../cli/main';
+import { runCli } from '../helpers/cli';
 import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
 import { readBundle } from '../../src/core/runs/bundle';
 import { LABS } from '../../src/labs/registry';
 
-async function cli(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  try {
-    const code = await main(argv);
-    return { code, stdout, stderr };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const cli = (...argv: string[]) => runCli(argv);
 
 const smallConfig = () => {
   const c = defaultConfig(opinionsLab);

@@ -36,3 +36,13 @@ export async function openPage(browser: Browser, path = ''): Promise<{ page: Pag
   await page.goto(baseUrl() + path);
   return { page, errors };
 }
+
+/** Polls `check` until it holds, for states a locator cannot express (values inside the page). */
+export async function waitFor(page: Page, check: () => Promise<boolean>, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error('timed out waiting');
+}
