@@ -3,8 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FLAVOURS, launch, openPage } from './setup/browser';
-import { waitFor } from './setup/browser';
+import { FLAVOURS, launch, openPage, waitFor } from './setup/browser';
 import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
 

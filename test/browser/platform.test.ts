@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { FLAVOURS, baseUrl, launch, openPage } from './setup/browser';
-import { waitFor } from './setup/browser';
+import { FLAVOURS, baseUrl, launch, openPage, waitFor } from './setup/browser';
 import { hostileLinks } from '../fixtures/hostile-links';
 import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
