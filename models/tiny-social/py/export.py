@@ -4,6 +4,7 @@ onnx.helper), config.json, generation_config.json, and the PyTorch hidden-state 
 Usage: export.py WORK_DIR OUT_DIR FIXTURE_PATH
 """
 import json
+import math
 import os
 import sys
 
@@ -239,6 +240,8 @@ def main():
             "q4_max_abs_diff_logits": dl,
         })
     tol_q4 = float(f"{max(0.05, 2 * worst_h):.2g}")
+    hmax = max(max(abs(v) for row in c["hidden_last_token"] for v in row) for c in cases)
+    tol_fp32 = float(f"{max(1e-5, 16 * 2.0 ** (math.floor(math.log2(hmax)) - 23)):.2g}")
     fx = {
         "description": "PyTorch (fp32, CPU) residual stream of the embedded model tiny-social at the last input token: "
                        "row 0 = embeddings output (/model/embed_tokens/Gather_output_0), row N+1 = output of decoder "
@@ -249,7 +252,9 @@ def main():
         "shape": [a["num_hidden_layers"] + 1, a["hidden_size"]],
         "eos_token_ids": [eos, eot],
         "tolerances": {
-            "fp32": {"hidden_max_abs": 1e-5, "note": "ONNX fp32 vs PyTorch fp32"},
+            "fp32": {"hidden_max_abs": tol_fp32, "max_abs_hidden_value": float(f"{hmax:.4g}"),
+                     "note": "ONNX fp32 vs PyTorch fp32: max(1e-5, 16 float32 ulps at the largest |hidden| value); "
+                             "the residual stream reaches |h| ~ 20-30, where one ulp is ~2e-6; onnxruntime-node CPU measured ~6 ulps"},
             "q4": {"hidden_max_abs": tol_q4,
                    "measured_max_abs_hidden_vs_fp32": float(f"{worst_h:.4g}"),
                    "measured_max_abs_logits_vs_fp32": float(f"{worst_logit:.4g}"),

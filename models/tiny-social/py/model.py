@@ -12,10 +12,10 @@ import torch.nn.functional as F
 
 ARCH = dict(
     vocab_size=3072,
-    hidden_size=192,
-    intermediate_size=512,
+    hidden_size=128,
+    intermediate_size=384,
     num_hidden_layers=6,
-    num_attention_heads=6,
+    num_attention_heads=4,
     num_key_value_heads=2,
     head_dim=32,
     max_position_embeddings=1024,

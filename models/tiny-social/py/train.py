@@ -32,11 +32,13 @@ def main():
     tok_budget = int(sys.argv[4]) if len(sys.argv) > 4 else 6144
     seed = int(os.environ.get("SEED", "1234"))
     torch.set_num_threads(int(os.environ.get("THREADS", "2")))
-    random.seed(seed)
+    random.seed(seed + int(os.environ.get("PHASE", "1")) - 1)
     torch.manual_seed(seed)
     enc = Encoder.load(f"{out}/tokenizer.json")
     maxlen = ARCH["max_position_embeddings"]
     data = []
+    # FORMAT_BOOST="fmt:k,fmt2:k2" repeats the examples of those formats k times (used by phase 3)
+    boost = {kv.split(":")[0]: int(kv.split(":")[1]) for kv in os.environ.get("FORMAT_BOOST", "").split(",") if kv}
     t0 = time.time()
     n_long = 0
     with open(f"{work}/corpus.jsonl") as f:
@@ -47,7 +49,8 @@ def main():
             if len(p) + len(c) > maxlen:
                 n_long += 1
                 continue
-            data.append((p + c, len(p)))
+            for _ in range(boost.get(r["format"], 1)):
+                data.append((p + c, len(p)))
     print(f"encoded {len(data)} examples ({n_long} too long) in {time.time() - t0:.0f}s", flush=True)
     lens = [len(x) for x, _ in data]
     print(f"tokens: total {sum(lens)}, mean {sum(lens) / len(lens):.0f}, max {max(lens)}", flush=True)
@@ -66,12 +69,17 @@ def main():
     print(f"{len(batches)} batches per epoch", flush=True)
 
     model = LlamaForCausalLM(ARCH)
+    init = os.environ.get("INIT_CKPT", "")
+    if init:
+        # continued training (a second warm-up + cosine cycle) from an earlier checkpoint
+        model.load_state_dict(torch.load(init))
+        print(f"initialised from {init}", flush=True)
     print(f"params {count_params(model)}", flush=True)
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     nodecay = [p for n, p in model.named_parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05}, {"params": nodecay, "weight_decay": 0.0}],
-                            lr=3e-3, betas=(0.9, 0.95), eps=1e-8)
-    base_lr, warm = 3e-3, 30
+                            lr=4e-3, betas=(0.9, 0.95), eps=1e-8)
+    base_lr, warm = float(os.environ.get("LR", "4e-3")), 30
 
     def lr_at(s):
         if s < warm:
@@ -79,7 +87,7 @@ def main():
         prog = (s - warm) / max(1, steps - warm)
         return base_lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * prog)))
 
-    log = {"auto_steps": auto, "step_estimates": [], "tokens_per_batch": tok_budget, "seed": seed, "examples": len(data), "loss": []}
+    log = {"format_boost": boost or None, "init": init or None, "lr": base_lr, "auto_steps": auto, "step_estimates": [], "tokens_per_batch": tok_budget, "seed": seed, "examples": len(data), "loss": []}
     t0 = time.time()
     ema = None
     bi = len(batches)
@@ -136,7 +144,7 @@ def main():
     log["train_seconds"] = round(time.time() - t0, 1)
     log["final_answer_loss_ema"] = round(ema, 4)
     torch.save(model.state_dict(), f"{work}/ckpt.pt")
-    json.dump(log, open(f"{work}/train_log.json", "w"), indent=1)
+    json.dump(log, open(f"{work}/train_log_phase{os.environ.get('PHASE', '1')}.json", "w"), indent=1)
     print("done", flush=True)
 
 
