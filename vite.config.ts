@@ -44,12 +44,7 @@ function embeddedModels(): Plugin {
 export default defineConfig({
   plugins: [copyOrtAssets(), embeddedModels(), svelte()],
   worker: { format: 'es' },
-  build: {
-    target: 'es2022',
-    chunkSizeWarningLimit: 4000,
-    // diagnostics.html: the model diagnostics page the runtime browser test uses until the shell mounts it at #/models
-    rollupOptions: { input: { main: resolve(root, 'index.html'), diagnostics: resolve(root, 'diagnostics.html') } },
-  },
+  build: { target: 'es2022', chunkSizeWarningLimit: 4000 },
   server: { port: 5173 },
   preview: { port: 5173 },
 });

@@ -22,13 +22,11 @@ const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixture
  */
 const WEBGPU_FP32_TOL = 2 * fixture.tolerances.fp32.hidden_max_abs;
 
-/** The shell mounts the panel at #/models; until it does, the stand-alone diagnostics.html page has it. */
+/** The shell mounts the diagnostics panel on the Models page. */
 async function openDiagnostics(browser: Browser): Promise<{ page: Page; errors: string[] }> {
   const opened = await openPage(browser, '#/models');
-  const panel = opened.page.getByTestId('model-diagnostics');
-  if (await panel.waitFor({ timeout: 3000 }).then(() => true, () => false)) return opened;
-  await opened.page.context().close();
-  return openPage(browser, 'diagnostics.html');
+  await opened.page.getByTestId('model-diagnostics').waitFor();
+  return opened;
 }
 
 async function runDiagnostics(page: Page, device: string, dtype: string, statesOnly = false) {
