@@ -23,14 +23,20 @@ STEPS="${STEPS:-178}"
 PHASE2_STEPS="${PHASE2_STEPS:-774}"   # "off" skips phases 2 and 3
 PHASE3_STEPS="${PHASE3_STEPS:-369}"   # "off" skips phase 3
 PHASE3_BOOST="similarity.word:6,similarity.hint:4,similarity.guess:6,synchrony.judge:2"
+# Phase 4 (from phase 3) repeats the formats still under 90% parseable after phase 3: the letter-constrained word
+# and guess, the haiku, the biography and the beauty-contest number.
+PHASE4_STEPS="${PHASE4_STEPS:-450}"   # "off" skips phase 4
+PHASE4_BOOST="similarity.word:16,similarity.guess:16,similarity.final.haiku:6,similarity.final.biography:4,similarity.beauty_contest:3,synchrony.judge:2"
 TOKENS="${TOKENS:-2048}"
-if [ "${SMOKE:-0}" = "1" ]; then STEPS=30; PHASE2_STEPS=off; fi
+if [ "${SMOKE:-0}" = "1" ]; then STEPS=30; PHASE2_STEPS=off; PHASE4_STEPS=off; fi
 export SEED THREADS="${THREADS:-2}" BUDGET="${BUDGET:-1980}"
 cd "$ROOT"
 if [ "${SKIP_TRAIN:-0}" = "1" ]; then
   echo "== SKIP_TRAIN=1: export from the existing $WORK/ckpt.pt, tokenizer in $STAGE and logs in $WORK"
+elif [ "${FROM_PHASE4:-0}" = "1" ]; then
+  echo "== FROM_PHASE4=1: corpus, tokenizer and phases 1-3 as they are in $WORK; phase 4 from $WORK/ckpt_phase3.pt"
 else
-rm -rf "$STAGE" "$WORK"/train_log_phase*.json && mkdir -p "$WORK" "$STAGE"
+rm -rf "$STAGE" "$WORK"/train_log_phase*.json "$WORK"/ckpt_phase3.pt && mkdir -p "$WORK" "$STAGE"
 
 echo "== corpus (seed $SEED, $N_EXAMPLES examples)"
 npx tsx models/tiny-social/corpus.ts --seed "$SEED" --n "$N_EXAMPLES" --out "$WORK/corpus.jsonl"
@@ -51,7 +57,13 @@ if [ "$PHASE2_STEPS" != "off" ] && [ "$PHASE3_STEPS" != "off" ]; then
   echo "== training, phase 3 (from phase 2, word-game and judge examples repeated; $PHASE3_STEPS steps, lr 1.5e-3)"
   PHASE=3 LR=1.5e-3 INIT_CKPT="$WORK/ckpt_phase2.pt" FORMAT_BOOST="$PHASE3_BOOST" \
     nice -n 5 $PY "$HERE/py/train.py" "$WORK" "$STAGE" "$PHASE3_STEPS" "$TOKENS" | tee "$WORK/train_phase3.out"
+  cp "$WORK/ckpt.pt" "$WORK/ckpt_phase3.pt"
 fi
+fi
+if [ "${SKIP_TRAIN:-0}" != "1" ] && [ "$PHASE4_STEPS" != "off" ] && [ -f "$WORK/ckpt_phase3.pt" ]; then
+  echo "== training, phase 4 (from phase 3, the weakest formats repeated; $PHASE4_STEPS steps, lr 1e-3)"
+  PHASE=4 LR=1e-3 INIT_CKPT="$WORK/ckpt_phase3.pt" FORMAT_BOOST="$PHASE4_BOOST" \
+    nice -n 5 $PY "$HERE/py/train.py" "$WORK" "$STAGE" "$PHASE4_STEPS" "$TOKENS" | tee "$WORK/train_phase4.out"
 fi
 $PY - "$WORK" <<'PYEOF'
 import glob, json, sys
