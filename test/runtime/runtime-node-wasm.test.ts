@@ -7,20 +7,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createNodeRuntime, nodeProcessBackend } from '../../src/runtime/node';
 import type { ModelRuntime } from '../../src/runtime/runtime';
-import type { ChatMessage } from '../../src/runtime/types';
+import type { HiddenStateCase, HiddenStateFixture } from '../../src/runtime/fixture';
 
-interface Case {
-  kind: 'chat' | 'plain';
-  messages: ChatMessage[] | null;
-  text: string;
-  input_ids: number[];
-  hidden_last_token: number[][];
-  greedy_continuation: number[];
-}
-const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/embedded/hidden_states.json'), 'utf8')) as {
-  tolerances: { fp32: { hidden_max_abs: number }; q4: { hidden_max_abs: number } };
-  cases: Case[];
-};
+type Case = HiddenStateCase;
+const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/embedded/hidden_states.json'), 'utf8')) as HiddenStateFixture;
 const input = (c: Case) => (c.kind === 'chat' ? { messages: c.messages! } : { prompt: c.text });
 const maxAbsDiff = (a: Float32Array, rows: number[][]) => rows.flat().reduce((m, v, i) => Math.max(m, Math.abs(a[i] - v)), 0);
 

@@ -8,23 +8,10 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createNodeRuntime, MODELS_DIR } from '../../src/runtime/node';
 import type { ModelRuntime } from '../../src/runtime/runtime';
-import type { ChatMessage } from '../../src/runtime/types';
+import type { HiddenStateCase, HiddenStateFixture } from '../../src/runtime/fixture';
 
-interface Case {
-  kind: 'chat' | 'plain';
-  messages: ChatMessage[] | null;
-  text: string;
-  input_ids: number[];
-  hidden_last_token: number[][];
-  greedy_continuation: number[];
-}
-const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/embedded/hidden_states.json'), 'utf8')) as {
-  num_layers: number;
-  hidden_size: number;
-  eos_token_ids: number[];
-  tolerances: { fp32: { hidden_max_abs: number }; q4: { hidden_max_abs: number } };
-  cases: Case[];
-};
+type Case = HiddenStateCase;
+const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/embedded/hidden_states.json'), 'utf8')) as HiddenStateFixture;
 const L1 = fixture.num_layers + 1;
 const H = fixture.hidden_size;
 const input = (c: Case) => (c.kind === 'chat' ? { messages: c.messages! } : { prompt: c.text });
