@@ -37,40 +37,56 @@ function cloneGraph(g: DirectedGraph): DirectedGraph {
 }
 
 /**
- * Coevolving voter model: pick a random agent i and a random out-neighbour j; if they disagree, with probability φ
- * i drops j and links to a uniformly random agent holding i's opinion (not already linked), else i adopts x_j.
+ * What one link event does: agent i meets out-neighbour j = row[e]. It may change x in place, and returns a new
+ * target for link e when i rewires (or −1 when it keeps the link).
  */
-export function coevolvingVoter(g0: DirectedGraph, x0: readonly number[], o: { phi: number; epochs: number }, rng: Rng): BaselineRun {
+type LinkEvent = (i: number, e: number, row: number[], x: number[], g: DirectedGraph) => number;
+
+/** The epoch loop both classic models share: N random link events per epoch, P and H recorded after each. */
+function runEpochs(g0: DirectedGraph, x0: readonly number[], epochs: number, rng: Rng, event: LinkEvent): BaselineRun {
   const g = cloneGraph(g0);
   const x = x0.slice();
-  const P = new Float64Array(o.epochs + 1);
-  const H = new Float64Array(o.epochs + 1);
+  const P = new Float64Array(epochs + 1);
+  const H = new Float64Array(epochs + 1);
   const history = [x.slice()];
   P[0] = polarization(x);
   H[0] = homophily(g, x);
   let rewires = 0;
-  for (let ep = 1; ep <= o.epochs; ep++) {
+  for (let ep = 1; ep <= epochs; ep++) {
     for (let step = 0; step < g.n; step++) {
       const i = rng.int(g.n);
       const row = g.out[i];
       if (!row.length) continue;
       const e = rng.int(row.length);
-      const j = row[e];
-      if (x[i] === x[j]) continue;
-      if (rng.next() < o.phi) {
-        const like: number[] = [];
-        for (let k = 0; k < g.n; k++) if (k !== i && x[k] === x[i] && !row.includes(k)) like.push(k);
-        if (like.length) {
-          row[e] = like[rng.int(like.length)];
-          rewires++;
-        }
-      } else x[i] = x[j];
+      const target = event(i, e, row, x, g);
+      if (target >= 0) {
+        row[e] = target;
+        rewires++;
+      }
     }
     history.push(x.slice());
     P[ep] = polarization(x);
     H[ep] = homophily(g, x);
   }
   return { P, H, history, final: x, graph: g, rewires };
+}
+
+/**
+ * Coevolving voter model: pick a random agent i and a random out-neighbour j; if they disagree, with probability φ
+ * i drops j and links to a uniformly random agent holding i's opinion (not already linked), else i adopts x_j.
+ */
+export function coevolvingVoter(g0: DirectedGraph, x0: readonly number[], o: { phi: number; epochs: number }, rng: Rng): BaselineRun {
+  return runEpochs(g0, x0, o.epochs, rng, (i, e, row, x, g) => {
+    const j = row[e];
+    if (x[i] === x[j]) return -1;
+    if (rng.next() < o.phi) {
+      const like: number[] = [];
+      for (let k = 0; k < g.n; k++) if (k !== i && x[k] === x[i] && !row.includes(k)) like.push(k);
+      return like.length ? like[rng.int(like.length)] : -1;
+    }
+    x[i] = x[j];
+    return -1;
+  });
 }
 
 /**
@@ -84,38 +100,16 @@ export function boundedConfidence(
   o: { confidence: number; mu?: number; rewire?: number; epochs: number },
   rng: Rng,
 ): BaselineRun {
-  const g = cloneGraph(g0);
-  const x = x0.slice();
   const mu = o.mu ?? 0.3;
   const rew = o.rewire ?? 0;
-  const P = new Float64Array(o.epochs + 1);
-  const H = new Float64Array(o.epochs + 1);
-  const history = [x.slice()];
-  P[0] = polarization(x);
-  H[0] = homophily(g, x);
-  let rewires = 0;
-  for (let ep = 1; ep <= o.epochs; ep++) {
-    for (let step = 0; step < g.n; step++) {
-      const i = rng.int(g.n);
-      const row = g.out[i];
-      if (!row.length) continue;
-      const e = rng.int(row.length);
-      const j = row[e];
-      const d = x[j] - x[i];
-      if (Math.abs(d) < o.confidence) {
-        x[i] += mu * d;
-        x[j] -= mu * d;
-      } else if (rew > 0 && rng.next() < rew) {
-        const t = uniformNewTarget(g.n, i, row, rng);
-        if (t >= 0) {
-          row[e] = t;
-          rewires++;
-        }
-      }
+  return runEpochs(g0, x0, o.epochs, rng, (i, e, row, x, g) => {
+    const j = row[e];
+    const d = x[j] - x[i];
+    if (Math.abs(d) < o.confidence) {
+      x[i] += mu * d;
+      x[j] -= mu * d;
+      return -1;
     }
-    history.push(x.slice());
-    P[ep] = polarization(x);
-    H[ep] = homophily(g, x);
-  }
-  return { P, H, history, final: x, graph: g, rewires };
+    return rew > 0 && rng.next() < rew ? uniformNewTarget(g.n, i, row, rng) : -1;
+  });
 }
