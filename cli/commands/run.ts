@@ -5,12 +5,13 @@ import { readConfigInput } from '../config-input.ts';
 import { RUNNERS } from '../../src/labs/runners.ts';
 import { runHeadless } from '../../src/core/runs/headless.ts';
 import { writeBundle } from '../../src/core/runs/bundle.ts';
+import { loadRunModels } from '../run-models.ts';
 
 export const runCommand: CliCommand = {
   name: 'run',
   summary: 'Run a lab config headless and write the same bundle the UI exports.',
-  usage: 'npm run lab -- run <link | config.json> --out <dir> [--json]',
-  options: { out: { type: 'string' } },
+  usage: 'npm run lab -- run <link | config.json> --out <dir> [--device cpu|wasm] [--dtype fp32|q4] [--json]',
+  options: { out: { type: 'string' }, device: { type: 'string' }, dtype: { type: 'string' } },
   async run({ positionals, values, json, out, err }) {
     const { def, config } = readConfigInput(positionals[0]);
     const outDir = values.out;
@@ -18,11 +19,24 @@ export const runCommand: CliCommand = {
     const runner = RUNNERS[def.name];
     if (!runner) throw new CliUsageError(`the ${def.title} lab cannot run headless in this build yet`);
     const started = performance.now();
-    const bundle = await runHeadless(def, runner, config as Record<string, unknown>, {
-      onEpisode: (done, total) => {
-        if (!json) err(`episode ${done}/${total} done`);
-      },
-    });
+    const plan = runner.plan(config as never);
+    if (plan.unavailable) throw new CliUsageError(plan.unavailable);
+    const cfgRuntime = ((config as Record<string, unknown>).runtime ?? {}) as { device?: string; dtype?: string };
+    const runtime = { device: (values.device as string | undefined) ?? cfgRuntime.device, dtype: (values.dtype as string | undefined) ?? cfgRuntime.dtype };
+    const loaded = plan.models.length ? await loadRunModels(plan.models, runtime, json ? undefined : err) : null;
+    let bundle;
+    try {
+      bundle = await runHeadless(def, runner, config as Record<string, unknown>, {
+        models: loaded?.models,
+        backend: loaded?.backend,
+        dtype: loaded?.dtype,
+        onEpisode: (done, total) => {
+          if (!json) err(`episode ${done}/${total} done`);
+        },
+      });
+    } finally {
+      await loaded?.dispose();
+    }
     mkdirSync(outDir, { recursive: true });
     const file = resolve(outDir, `${bundle.meta.id}.zip`);
     writeFileSync(file, writeBundle(bundle));

@@ -6,12 +6,20 @@ import { RUNNERS } from '../labs/runners';
 import { checkStorageFor, StorageFullError, type RunStore } from '../store/run-store';
 import { WorkerCrashed, type WorkerHost } from './worker-host';
 import type { ComputeWorkerApi } from '../../workers/compute.worker';
+import { episodeRng, type LabRunner } from '../core/runs/runner';
+import { WorkerCrashedError, type ModelClient } from '../runtime/client';
+import type { RunnerModelSet } from '../runtime/runner-models';
+import { ensureRunModels, type RunRuntime } from './run-models';
 
 const MAX_CRASH_RETRIES = 3;
 
 /**
- * Drives one run at a time: episodes execute in the compute worker, each finished episode is stored before the
- * next starts, and a crash or reload resumes from the last stored episode. State is reactive for the views.
+ * Drives one run at a time: each finished episode is stored before the next starts, and a crash or reload resumes
+ * from the last stored episode. State is reactive for the views.
+ *
+ * Pure simulations run their episodes in the compute worker. LLM labs (a plan that names models) run their runner
+ * here instead: it only builds prompts, awaits the model workers and parses answers, so the heavy work is still off
+ * the main thread, and the runner needs no channel from the compute worker to each model worker.
  */
 export class RunController {
   active = $state<RunMeta | null>(null);
@@ -21,12 +29,17 @@ export class RunController {
   error = $state<string | null>(null);
   /** The active run's episodes so far (raw: tensors are not made deeply reactive). */
   episodes = $state.raw<Episode[]>([]);
+  /** Live text for LLM runs (the turn being generated, a load in progress). */
+  live = $state<string | null>(null);
   private cancelRequested = false;
   private job = '';
+  private localCancel = { cancelled: false };
+  private models: RunnerModelSet | null = null;
 
   constructor(
     private store: () => Promise<RunStore>,
     private host: WorkerHost<ComputeWorkerApi>,
+    private modelClient?: ModelClient,
   ) {
     // A crash between episodes rejects nothing, but the user should still hear about it.
     host.on((e) => {
@@ -71,6 +84,8 @@ export class RunController {
   cancel() {
     if (!this.busy) return;
     this.cancelRequested = true;
+    this.localCancel.cancelled = true;
+    void this.models?.cancelAll();
     const job = this.job;
     void this.host.call((api) => api.cancelEpisode(job));
   }
@@ -90,7 +105,14 @@ export class RunController {
     let meta = initial;
     this.active = meta;
     let crashes = 0;
+    const runner = RUNNERS[meta.lab];
+    const modelIds = runner?.plan(meta.config as never).models ?? [];
+    this.localCancel = { cancelled: false };
     try {
+      if (modelIds.length) {
+        meta = await this.loadModels(meta, modelIds);
+        this.active = meta;
+      }
       const stored = meta.episodesDone ? await store.episodes(meta.id) : [];
       this.episodes = stored;
       let previous = stored[stored.length - 1];
@@ -106,13 +128,18 @@ export class RunController {
         try {
           const job = this.job;
           const total = meta.episodesTotal;
-          episode = await this.host.call((api) =>
-            api.runEpisode(job, meta.lab, meta.config, index, previous, Comlink.proxy((f: number) => (this.fraction = (index + f) / total))),
-          );
+          const onProgress = (f: number, note?: string) => {
+            this.fraction = (index + f) / total;
+            if (note !== undefined) this.live = note;
+          };
+          episode = modelIds.length
+            ? await this.runHere(runner!, meta, index, previous, onProgress)
+            : await this.host.call((api) => api.runEpisode(job, meta.lab, meta.config, index, previous, Comlink.proxy(onProgress)));
         } catch (e) {
-          if (e instanceof WorkerCrashed && crashes < MAX_CRASH_RETRIES) {
+          if ((e instanceof WorkerCrashed || e instanceof WorkerCrashedError) && crashes < MAX_CRASH_RETRIES) {
             crashes++;
             this.note = `${e.message} Resuming from episode ${index + 1} of ${meta.episodesTotal}.`;
+            if (e instanceof WorkerCrashedError) meta = await this.loadModels(meta, modelIds);
             continue;
           }
           if (this.cancelRequested || /cancelled/.test(String((e as Error).message))) {
@@ -138,6 +165,27 @@ export class RunController {
     } finally {
       this.active = meta;
       this.busy = false;
+      this.live = null;
     }
+  }
+
+  private async loadModels(meta: RunMeta, ids: string[]): Promise<RunMeta> {
+    if (!this.modelClient) throw new Error('This page has no model client, so LLM labs cannot run here.');
+    const runtime = ((meta.config as Record<string, unknown>).runtime ?? {}) as RunRuntime;
+    this.models = await ensureRunModels(this.modelClient, ids, runtime, (note) => (this.live = note));
+    this.live = null;
+    const { backend, dtype } = this.models.describe();
+    return (await this.store()).updateRun(meta.id, { backend, dtype });
+  }
+
+  private runHere(runner: LabRunner<never>, meta: RunMeta, index: number, previous: Episode | undefined, onProgress: (f: number, note?: string) => void): Promise<Episode> {
+    return runner.runEpisode(meta.config as never, {
+      index,
+      rng: episodeRng(meta.seed, index),
+      previous,
+      cancel: this.localCancel,
+      progress: onProgress,
+      models: this.models!,
+    });
   }
 }

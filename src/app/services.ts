@@ -12,10 +12,10 @@ export const computeHost = new WorkerHost<ComputeWorkerApi>(
   () => new Worker(new URL('../../workers/compute.worker.ts', import.meta.url), { type: 'module', name: 'compute' }),
 );
 
-export const runController = new RunController(runStore, computeHost);
-
 /** One model client for the page: every loaded model, each in its own worker. */
 export const modelClient = new ModelClient();
+
+export const runController = new RunController(runStore, computeHost, modelClient);
 
 /** A small, harmless handle for tests and for diagnosing in the console. It can only hurt our own worker. */
 (globalThis as Record<string, unknown>).__socialMindsLab = {

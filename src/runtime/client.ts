@@ -213,7 +213,7 @@ export class ModelHandle {
 
 /** Spawns a worker per model and tracks them in `loadedModels`. */
 export class ModelClient {
-  private handles = new Map<string, ModelHandle>();
+  private handleMap = new Map<string, ModelHandle>();
   private readonly opts: Required<Omit<ClientOptions, 'registry'>> & { registry: LoadedModels };
 
   constructor(options: ClientOptions = {}) {
@@ -233,7 +233,7 @@ export class ModelClient {
   async load(model: string, options: LoadOptions = {}, onProgress?: (p: LoadProgress) => void, key = `${model}#${++counter}`): Promise<ModelHandle> {
     const reg = this.opts.registry;
     const handle = new ModelHandle(key, model, options, this.opts, (e) => reg.patch(key, { status: 'crashed', error: e.message }));
-    this.handles.set(key, handle);
+    this.handleMap.set(key, handle);
     reg.set({ key, model, status: 'loading' });
     try {
       const info = await handle.load((p) => {
@@ -244,34 +244,39 @@ export class ModelClient {
       return handle;
     } catch (e) {
       handle.terminate();
-      this.handles.delete(key);
+      this.handleMap.delete(key);
       reg.patch(key, { status: 'failed', error: (e as Error).message });
       throw e;
     }
   }
 
   get(key: string): ModelHandle | undefined {
-    return this.handles.get(key);
+    return this.handleMap.get(key);
+  }
+
+  /** Every handle this client holds (loaded, or crashed and not yet restarted). */
+  handles(): ModelHandle[] {
+    return [...this.handleMap.values()];
   }
 
   /** Terminates the crashed (or any) worker for `key` and loads the same model with the same options again. */
   async restart(key: string, onProgress?: (p: LoadProgress) => void): Promise<ModelHandle> {
-    const old = this.handles.get(key);
+    const old = this.handleMap.get(key);
     if (!old) throw new Error(`No model with key ${key}.`);
     old.terminate();
-    this.handles.delete(key);
+    this.handleMap.delete(key);
     return this.load(old.model, old.options, onProgress, key);
   }
 
   /** Terminates the model's worker and forgets it. */
   unload(key: string): void {
-    this.handles.get(key)?.terminate();
-    this.handles.delete(key);
+    this.handleMap.get(key)?.terminate();
+    this.handleMap.delete(key);
     this.opts.registry.remove(key);
   }
 
   unloadAll(): void {
-    for (const key of [...this.handles.keys()]) this.unload(key);
+    for (const key of [...this.handleMap.keys()]) this.unload(key);
   }
 }
 

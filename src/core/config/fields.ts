@@ -17,3 +17,13 @@ export const probability = (fallback: number) => z.number().min(0).max(1).defaul
 export const group = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault({} as never);
 
 export const shortText = (fallback: string, max = 200) => z.string().max(max).default(fallback);
+
+/**
+ * Where an LLM lab runs its models. 'auto' picks WebGPU or WASM in the page and the CPU in Node; a link that names
+ * a backend and dtype reproduces a run bit-for-bit on the same kind of machine.
+ */
+export const runtimeGroup = () =>
+  group({
+    device: z.enum(['auto', 'webgpu', 'wasm', 'cpu']).default('auto').describe('Backend (cpu exists only in the CLI)'),
+    dtype: z.enum(['auto', 'fp32', 'fp16', 'q4', 'q4f16', 'q8']).default('auto'),
+  });

@@ -1,6 +1,7 @@
 import type { LabDefinition } from '../config/lab-definition';
 import { episodeRng, type CancelToken, type LabRunner } from './runner';
 import type { RunBundle } from './bundle';
+import type { RunnerModels } from './models';
 import { newRunId, type Episode, type RunMeta } from './types';
 
 export interface HeadlessOptions {
@@ -8,6 +9,11 @@ export interface HeadlessOptions {
   onEpisode?(done: number, total: number): void;
   onProgress?(episode: number, fraction: number): void;
   now?: () => Date;
+  /** Loaded models for runners that need them (the plan names them). */
+  models?: RunnerModels;
+  /** "cpu/fp32"-style description of the models' backend and dtype, for the run's metadata. */
+  backend?: string | null;
+  dtype?: string | null;
 }
 
 /**
@@ -28,6 +34,7 @@ export async function runHeadless(def: LabDefinition, runner: LabRunner<never>, 
       cancel,
       previous: episodes[index - 1],
       progress: (f) => opts.onProgress?.(index, f),
+      models: opts.models,
     });
     episodes.push(ep);
     opts.onEpisode?.(index + 1, plan.episodes);
@@ -39,8 +46,8 @@ export async function runHeadless(def: LabDefinition, runner: LabRunner<never>, 
     schemaVersion: def.version,
     config,
     seed,
-    backend: plan.models.length ? null : 'cpu',
-    dtype: null,
+    backend: plan.models.length ? (opts.backend ?? null) : 'cpu',
+    dtype: plan.models.length ? (opts.dtype ?? null) : null,
     status: 'done',
     episodesDone: episodes.length,
     episodesTotal: plan.episodes,

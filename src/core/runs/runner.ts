@@ -2,6 +2,7 @@ import type { LabName } from '../config/lab-definition';
 import { createRng, hashSeed, type Rng } from '../rng';
 import type { Episode, RunResult } from './types';
 import type { LivePlot } from './live-plot';
+import type { RunnerModels } from './models';
 
 /** Set by the host (UI, worker or CLI) and checked by runners between steps. */
 export interface CancelToken {
@@ -23,6 +24,8 @@ export interface EpisodeContext {
   progress(fraction: number, note?: string): void;
   /** The previous finished episode, for runners whose state carries over (epochs of one network). */
   previous?: Episode;
+  /** The loaded models, for runners whose plan names any (LLM labs); absent for pure simulations. */
+  models?: RunnerModels;
 }
 
 export interface RunPlan {

@@ -1,0 +1,40 @@
+import type { ModelClient, ModelHandle } from '../runtime/client';
+import { asRunnerModel, RunnerModelSet } from '../runtime/runner-models';
+import type { Device, Dtype } from '../runtime/types';
+
+export interface RunRuntime {
+  device?: string;
+  dtype?: string;
+}
+
+function matches(h: ModelHandle, id: string, runtime: RunRuntime): boolean {
+  if (h.model !== id || !h.info || h.isCrashed) return false;
+  const want = (v: string | undefined, have: string) => !v || v === 'auto' || v === have;
+  return want(runtime.device, h.info.backend) && want(runtime.dtype, h.info.dtype);
+}
+
+/**
+ * The models a run needs, in the page: a model already loaded with a compatible backend and dtype is reused, any
+ * other is loaded in its own worker (with download progress). One handle per distinct id.
+ */
+export async function ensureRunModels(
+  client: ModelClient,
+  ids: readonly string[],
+  runtime: RunRuntime,
+  onProgress?: (note: string, fraction: number) => void,
+): Promise<RunnerModelSet> {
+  const set = new RunnerModelSet();
+  for (const id of new Set(ids)) {
+    let handle = client.handles().find((h) => matches(h, id, runtime));
+    if (!handle) {
+      const device = (runtime.device ?? 'auto') as Device;
+      if (device === 'cpu') throw new Error('The cpu backend exists only in the CLI; choose auto, webgpu or wasm in the page.');
+      handle = await client.load(id, { device, dtype: (runtime.dtype ?? 'auto') as Dtype }, (p) => {
+        const frac = p.total ? p.loaded / p.total : 0;
+        onProgress?.(`Loading ${id}: ${p.phase}${p.total ? ` ${(p.loaded / 1e6).toFixed(1)} / ${(p.total / 1e6).toFixed(1)} MB` : ''}`, frac);
+      });
+    }
+    set.add(asRunnerModel(id, handle, handle.info!));
+  }
+  return set;
+}

@@ -1,0 +1,68 @@
+/**
+ * What an LLM lab's runner may ask of a loaded model. The runtime (src/runtime) satisfies it structurally in the
+ * model worker client and in Node; the types are restated here so that src/core depends on nothing outside it.
+ */
+
+export interface RunnerChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface RunnerGenerateOptions {
+  messages?: RunnerChatMessage[];
+  prompt?: string;
+  temperature?: number;
+  topP?: number;
+  maxNewTokens?: number;
+  stop?: string[];
+  seed?: number | string;
+}
+
+export interface RunnerGenerateResult {
+  text: string;
+  /** Residual stream at the last prompt token from the generating prefill: [L+1, H], row 0 = embeddings. */
+  prefillStates: Float32Array | null;
+  shape: [number, number];
+  timing: { promptTokens: number; newTokens: number; totalMs: number };
+  finishReason: 'eos' | 'stop' | 'length' | 'cancelled';
+}
+
+export interface RunnerEncodeResult {
+  /** [n, L+1, H], row-major. */
+  data: Float32Array;
+  shape: [number, number, number];
+  lengths: number[];
+}
+
+export interface RunnerModel {
+  /** The id the config named (registry or hub id). */
+  readonly id: string;
+  readonly backend: string;
+  readonly dtype: string;
+  /** Decoder layers L (the states have L+1 rows). */
+  readonly numLayers: number;
+  readonly hiddenSize: number;
+  generate(options: RunnerGenerateOptions): Promise<RunnerGenerateResult>;
+  /** Each prompt as one user message in the chat template when `chatTemplate`; states at the last token. */
+  encode(prompts: string[], options?: { chatTemplate?: boolean; addGenerationPrompt?: boolean; batchSize?: number }): Promise<RunnerEncodeResult>;
+  /** Stops a generate() in flight at its next token. */
+  cancel(): Promise<void>;
+}
+
+/** The models a run needs, loaded by the host before the first episode (RunPlan.models names them). */
+export interface RunnerModels {
+  get(modelId: string): RunnerModel;
+}
+
+export class MissingModelsError extends Error {
+  constructor(lab: string) {
+    super(`The ${lab} lab needs loaded models, and this host gave none.`);
+    this.name = 'MissingModelsError';
+  }
+}
+
+/** The models of an episode context, or a clear error for a host that passed none. */
+export function requireModels(lab: string, models: RunnerModels | undefined): RunnerModels {
+  if (!models) throw new MissingModelsError(lab);
+  return models;
+}
