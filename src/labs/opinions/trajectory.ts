@@ -1,0 +1,49 @@
+/**
+ * One observed opinion trajectory: a community on a signed graph answering one question for T rounds. It is the
+ * unit that the LLM community run produces, that researchers import from elsewhere, and that the Glauber fits take
+ * (through toIsingEpisode). Documented in docs/formats.md ("Opinion trajectories").
+ */
+import { fromEdges } from '../../core/graphs/signed';
+import { spinsFromVoteMeans, type Episode as IsingEpisode } from '../../core/ising/design';
+
+export const TRAJECTORY_FORMAT = 'social-minds-lab/opinion-trajectories@1';
+
+export interface OpinionTrajectory {
+  /** Unique within a file, e.g. "subj-03/g0/e1". */
+  id: string;
+  question: {
+    id: string;
+    kind: 'subjective' | 'objective';
+    text?: string;
+    /** Objective questions: which spin is correct (+1 = A, −1 = B). */
+    correct?: 1 | -1;
+  };
+  /** Trajectories that share a graph share this id (train/test splits by graph). */
+  graphId: string;
+  graph: { n: number; edges: Array<[number, number, 1 | -1]> };
+  /** T+1 rows of N vote means ō_i(t) ∈ [−1, 1] (±1 when each agent voted once). */
+  voteMeans: number[][];
+  /** Optional field features φ_i: N rows of F numbers, with their names. */
+  features?: number[][];
+  featureNames?: string[];
+}
+
+export interface TrajectoryFile {
+  format: typeof TRAJECTORY_FORMAT;
+  trajectories: OpinionTrajectory[];
+}
+
+/** The Glauber fit's episode: spins s = sign(ō) (a tie keeps the previous spin), features flattened. */
+export function toIsingEpisode(t: OpinionTrajectory): IsingEpisode {
+  const n = t.graph.n;
+  const obar = new Float64Array(t.voteMeans.length * n);
+  t.voteMeans.forEach((row, r) => obar.set(row, r * n));
+  const ep: IsingEpisode = { graph: fromEdges(n, t.graph.edges), states: spinsFromVoteMeans(obar, n) };
+  if (t.features?.length) {
+    const F = t.features[0].length;
+    ep.features = Float64Array.from(t.features.flat());
+    ep.featureCount = F;
+  }
+  if (t.question.kind === 'objective' && t.question.correct) ep.yTrue = t.question.correct;
+  return ep;
+}
