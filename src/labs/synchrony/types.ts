@@ -1,0 +1,103 @@
+/**
+ * The Synchrony lab's stored shapes and analysis result. An episode's records are its meta row, one row per
+ * utterance and, when judged, one judge row per agent; its tensors hold every layer's prefill state per utterance.
+ */
+import type { JudgeDimension } from '../../core/prompts/synchrony';
+
+/** 'A' and 'B' are the two model slots of the config (agents.a, agents.b), not the speaking order. */
+export type Role = 'A' | 'B';
+
+export interface EpisodeMetaRecord {
+  kind: 'meta';
+  scenarioId: string;
+  scenarioTitle: string;
+  /** Index into the scenario's persona pairings. */
+  pairing: number;
+  /** Sampling seed of this episode (one of config.episodeSeeds). */
+  seed: number;
+  /** Who spoke first. */
+  first: Role;
+  relationship: number;
+  modelA: string;
+  modelB: string;
+  /** Episode group for grouped splits: every seed of one scenario × pairing × model pair shares it. */
+  group: number;
+  names: { A: string; B: string };
+}
+
+export interface TurnRecord {
+  kind: 'turn';
+  /** 0-based position in the dialogue. */
+  turn: number;
+  speaker: Role;
+  text: string;
+  /** The model's raw reply, when the kept line differs. */
+  raw?: string;
+  /** False when the reply could not be parsed; the turn is then kept with text "" and counted. */
+  parsed: boolean;
+  parseError?: string;
+  leaves: boolean;
+  promptTokens: number;
+  newTokens: number;
+  ms: number;
+}
+
+export interface JudgeRecord {
+  kind: 'judge';
+  target: Role;
+  ok: boolean;
+  attempts: number;
+  error?: string;
+  scores?: Record<JudgeDimension, { score: number; reason: string }>;
+  overall?: number;
+}
+
+export type SynchronyRecord = EpisodeMetaRecord | TurnRecord | JudgeRecord;
+
+/**
+ * Tensor names: `statesA` / `statesB` F32 [utterances of that role, L+1, H] (row 0 = embeddings), in speaking
+ * order; `passiveA` / `passiveB` the passive-reader re-encodings of the same prompts (same shape), when the control
+ * is on.
+ */
+export const STATE_TENSORS = { A: 'statesA', B: 'statesB' } as const;
+export const PASSIVE_TENSORS = { A: 'passiveA', B: 'passiveB' } as const;
+
+/** One direction's ridge map summary. */
+export interface DirectionResult {
+  /** LA·LB split-mean test R², row-major by source layer (decoder layers 1..L; embeddings excluded). */
+  grid: number[];
+  LA: number;
+  LB: number;
+  /** Per source layer, the best target layer and its R². */
+  best: number[];
+  bestR2: number[];
+  syncR2: number;
+  se: number;
+  /** Samples (pairs) and groups used. */
+  n: number;
+  groups: number;
+}
+
+export interface ConditionResult {
+  /** 'real', 'passive', 'lag3', 'lag5', 'rel0'..'rel5' */
+  condition: string;
+  label: string;
+  ab: DirectionResult | null;
+  ba: DirectionResult | null;
+  /** ½(A→B + B→A) when both exist, else the one that does; null when too few samples. */
+  syncR2: number | null;
+  se: number | null;
+  n: number;
+  /** Why a direction is missing or untrustworthy (too few samples or groups). */
+  warnings: string[];
+}
+
+export interface SynchronyAnalysis {
+  alpha: number;
+  splitSeeds: number[];
+  episodes: number;
+  conditions: ConditionResult[];
+  /** Judge performance per model pair, when judged. */
+  performance: Array<{ pair: string; modelA: string; modelB: string; overall: number; episodes: number; syncR2: number | null }>;
+  parse: { turns: number; failed: number };
+}
