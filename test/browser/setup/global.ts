@@ -5,11 +5,15 @@ import type { TestProject } from 'vitest/node';
 
 let server: PreviewServer | undefined;
 
-/** Serves the built app (dist/) on a free loopback port for the browser tests. */
+/**
+ * Serves the built app (dist/, or the folder SML_DIST names, so that parallel work can build apart) on a free
+ * loopback port for the browser tests.
+ */
 export async function setup(project: TestProject) {
   const root = resolve(import.meta.dirname, '../../..');
-  if (!existsSync(resolve(root, 'dist/index.html'))) throw new Error('dist/ is missing: run `npm run build` before the browser tests');
-  server = await preview({ root, preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'warn' });
+  const outDir = resolve(root, process.env.SML_DIST ?? 'dist');
+  if (!existsSync(resolve(outDir, 'index.html'))) throw new Error(`${outDir} has no index.html: run \`npm run build\` before the browser tests`);
+  server = await preview({ root, build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'warn' });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('preview server has no port');
   project.provide('baseUrl', `http://127.0.0.1:${address.port}/`);
