@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineLab } from '../../core/config/lab-definition';
-import { group, modelIdField, probability, seedField } from '../../core/config/fields';
+import { group, modelIdField, probability, runtimeGroup, seedField } from '../../core/config/fields';
 
 const scenarioId = z.string().max(64).regex(/^[\w.-]+$/, 'must be a scenario id');
 
@@ -8,11 +8,20 @@ export const synchronyLab = defineLab({
   name: 'synchrony',
   title: 'Synchrony',
   summary: "Agent A's hidden state at turn t predicts agent B's at turn t+1: ridge maps over all layer pairs, summarised as SyncR².",
-  version: 1,
-  migrations: {},
+  version: 2,
+  migrations: {
+    // v1 had one model pair as agents {a, b}; v2 lists pairs, so that performance can be correlated across them.
+    1: ({ agents, ...rest }) => ({ ...rest, ...(agents && typeof agents === 'object' ? { pairs: [agents] } : {}) }),
+  },
   schema: z.strictObject({
     seed: seedField(),
-    agents: group({ a: modelIdField(), b: modelIdField() }),
+    pairs: z
+      .array(z.strictObject({ a: modelIdField(), b: modelIdField() }))
+      .min(1)
+      .max(12)
+      .default([{ a: 'tiny-social', b: 'tiny-social' }])
+      .describe('Model pairs: agent A is played by a, agent B by b (the same model may play both)'),
+    runtime: runtimeGroup(),
     scenarios: z.array(scenarioId).max(500).default([]).describe('Scenario ids (empty: the first three of the library)'),
     pairingsPerScenario: z.number().int().min(1).max(20).default(1),
     episodeSeeds: z.array(z.number().int().min(0)).min(1).max(50).default([0]),
@@ -20,6 +29,7 @@ export const synchronyLab = defineLab({
     maxUtterancesPerAgent: z.number().int().min(1).max(8).default(8),
     temperature: z.number().min(0).max(2).default(0.7),
     maxNewTokens: z.number().int().min(4).max(300).default(48),
+    topP: z.number().gt(0).max(1).default(1),
     analysis: group({
       alpha: z.number().positive().max(1e6).default(0.1),
       splitSeeds: z.array(z.number().int().min(0)).min(1).max(20).default([0, 1, 2]),

@@ -4,7 +4,7 @@
  */
 import type { JudgeDimension } from '../../core/prompts/synchrony';
 
-/** 'A' and 'B' are the two model slots of the config (agents.a, agents.b), not the speaking order. */
+/** 'A' and 'B' are the two model slots of a config pair (pairs[i].a, pairs[i].b), not the speaking order. */
 export type Role = 'A' | 'B';
 
 export interface EpisodeMetaRecord {
@@ -20,6 +20,8 @@ export interface EpisodeMetaRecord {
   relationship: number;
   modelA: string;
   modelB: string;
+  /** Index into config.pairs. */
+  pairIndex: number;
   /** Episode group for grouped splits: every seed of one scenario × pairing × model pair shares it. */
   group: number;
   names: { A: string; B: string };
@@ -93,6 +95,8 @@ export interface ConditionResult {
 }
 
 export interface SynchronyAnalysis {
+  /** The model pair the conditions describe ("a × b"); each pair has its own layer maps. */
+  pair: string;
   alpha: number;
   splitSeeds: number[];
   episodes: number;
