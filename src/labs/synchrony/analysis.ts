@@ -1,0 +1,171 @@
+/**
+ * The Synchrony lab's analysis of stored episodes (synchrony.md): lag-k samples A_t → B_{t+k} and B_t → A_{t+k},
+ * grouped by scenario × pairing × model pair; ridge maps over all decoder-layer pairs; SyncR² ± SE per direction and
+ * for the pair; and the controls (passive reader, lags, relationship levels). Pure: it runs in the compute worker.
+ */
+import { buildLagSamples, syncR2, type EpisodeRecord, type SyncResult } from '../../core/synchrony';
+import type { Episode } from '../../core/runs/types';
+import type { SynchronyConfig } from './queue';
+import {
+  PASSIVE_TENSORS,
+  STATE_TENSORS,
+  type ConditionResult,
+  type DirectionResult,
+  type EpisodeMetaRecord,
+  type JudgeRecord,
+  type Role,
+  type SynchronyAnalysis,
+  type TurnRecord,
+} from './types';
+
+/** Below these, a SyncR² is shown with a warning that it is not to be trusted. */
+export const TRUST = { samples: 50, groups: 5 };
+
+interface Parsed {
+  meta: EpisodeMetaRecord;
+  turns: TurnRecord[];
+  judges: JudgeRecord[];
+  episode: Episode;
+}
+
+export function parseEpisode(e: Episode): Parsed | null {
+  const recs = e.records as unknown as Array<{ kind?: string }>;
+  const meta = recs.find((r) => r.kind === 'meta') as EpisodeMetaRecord | undefined;
+  if (!meta) return null;
+  return {
+    meta,
+    turns: recs.filter((r) => r.kind === 'turn') as TurnRecord[],
+    judges: recs.filter((r) => r.kind === 'judge') as JudgeRecord[],
+    episode: e,
+  };
+}
+
+/** Row `i` of a [n, L+1, H] tensor without the embeddings row: the decoder layers' [L, H]. */
+function decoderRows(data: ArrayLike<number>, shape: readonly number[], i: number): Float32Array {
+  const [, L1, H] = shape;
+  const start = i * L1 * H + H;
+  return Float32Array.from({ length: (L1 - 1) * H }, (_, k) => data[start + k]);
+}
+
+interface Dims {
+  LA: number;
+  HA: number;
+  LB: number;
+  HB: number;
+}
+
+function dimsOf(p: Parsed): Dims | null {
+  const a = p.episode.tensors[STATE_TENSORS.A];
+  const b = p.episode.tensors[STATE_TENSORS.B];
+  if (!a || !b || a.shape.length !== 3 || b.shape.length !== 3) return null;
+  return { LA: a.shape[1] - 1, HA: a.shape[2], LB: b.shape[1] - 1, HB: b.shape[2] };
+}
+
+/**
+ * The utterances of one episode in speaking order, as the core's EpisodeRecord (speaker and [L, H] state). With
+ * `passive`, that role's states are its passive-reader re-encodings; null when they were not recorded.
+ */
+function toRecord(p: Parsed, passive?: Role): EpisodeRecord | null {
+  const seen = { A: 0, B: 0 };
+  const utterances: EpisodeRecord['utterances'] = [];
+  for (const t of p.turns) {
+    const name = passive === t.speaker ? PASSIVE_TENSORS[t.speaker] : STATE_TENSORS[t.speaker];
+    const tensor = p.episode.tensors[name];
+    if (!tensor || tensor.shape[0] <= seen[t.speaker]) return null;
+    utterances.push({ speaker: t.speaker, state: decoderRows(tensor.data as ArrayLike<number>, tensor.shape, seen[t.speaker]++) });
+  }
+  return { group: p.meta.group, utterances };
+}
+
+function direction(r: SyncResult, n: number, groups: number): DirectionResult {
+  return { grid: [...r.r2], LA: r.LA, LB: r.LB, best: [...r.best], bestR2: [...r.bestR2], syncR2: r.syncR2, se: r.se, n, groups };
+}
+
+function oneDirection(records: EpisodeRecord[], dims: Dims, k: number, from: Role, config: SynchronyConfig, warnings: string[]): DirectionResult | null {
+  const d = from === 'A' ? dims : { LA: dims.LB, HA: dims.HB, LB: dims.LA, HB: dims.HA };
+  const samples = buildLagSamples(records, d, k, from);
+  const groups = new Set(samples.group).size;
+  const label = from === 'A' ? 'A→B' : 'B→A';
+  if (groups < 2) {
+    warnings.push(`${label}: ${samples.source.n} samples in ${groups} episode group${groups === 1 ? '' : 's'}; a grouped split needs at least 2.`);
+    return null;
+  }
+  const r = syncR2(samples.source, samples.target, samples.group, {
+    alpha: config.analysis.alpha,
+    splitSeeds: config.analysis.splitSeeds,
+    testFraction: config.analysis.testFraction,
+  });
+  if (samples.source.n < TRUST.samples || groups < TRUST.groups) {
+    warnings.push(`${label}: only ${samples.source.n} samples in ${groups} groups; treat this SyncR² as a rough sketch (aim for ≥ ${TRUST.samples} samples in ≥ ${TRUST.groups} groups).`);
+  }
+  return direction(r, samples.source.n, groups);
+}
+
+function condition(id: string, label: string, parsed: Parsed[], dims: Dims, k: number, config: SynchronyConfig, passive = false): ConditionResult {
+  const warnings: string[] = [];
+  const recs = (role?: Role) => parsed.map((p) => toRecord(p, role)).filter((r): r is EpisodeRecord => r !== null);
+  const srcA = recs(passive ? 'A' : undefined);
+  const srcB = recs(passive ? 'B' : undefined);
+  if (passive && srcA.length < parsed.length) warnings.push(`${parsed.length - srcA.length} episodes have no passive-reader states (the control was off when they ran).`);
+  const ab = srcA.length ? oneDirection(srcA, dims, k, 'A', config, warnings) : null;
+  const ba = srcB.length ? oneDirection(srcB, dims, k, 'B', config, warnings) : null;
+  const both = ab && ba;
+  const syncR2 = both ? 0.5 * (ab.syncR2 + ba.syncR2) : (ab ?? ba)?.syncR2 ?? null;
+  const se = both ? 0.5 * Math.sqrt(ab.se ** 2 + ba.se ** 2) : (ab ?? ba)?.se ?? null;
+  return { condition: id, label, ab, ba, syncR2, se, n: (ab?.n ?? 0) + (ba?.n ?? 0), warnings };
+}
+
+const pairName = (m: EpisodeMetaRecord) => `${m.modelA} × ${m.modelB}`;
+
+/** Every condition for one model pair's episodes. */
+export function analyzePair(config: SynchronyConfig, parsed: Parsed[]): ConditionResult[] {
+  const dims = parsed.map(dimsOf).find((d) => d !== null);
+  if (!dims) return [];
+  const usable = parsed.filter((p) => {
+    const d = dimsOf(p);
+    return d && d.LA === dims.LA && d.HA === dims.HA && d.LB === dims.LB && d.HB === dims.HB;
+  });
+  const out = [condition('real', 'Real (k = 1)', usable, dims, 1, config)];
+  if (config.controls.passiveReader || usable.some((p) => p.episode.tensors[PASSIVE_TENSORS.A])) {
+    out.push(condition('passive', 'Passive reader', usable, dims, 1, config, true));
+  }
+  for (const k of config.analysis.lags) if (k > 1 && k % 2 === 1) out.push(condition(`lag${k}`, `Lag k = ${k}`, usable, dims, k, config));
+  if (config.controls.byRelationship) {
+    const levels = [...new Set(usable.map((p) => p.meta.relationship))].sort((a, b) => a - b);
+    for (const level of levels) out.push(condition(`rel${level}`, `Relationship ${level}`, usable.filter((p) => p.meta.relationship === level), dims, 1, config));
+  }
+  return out;
+}
+
+export function analyzeSynchrony(config: SynchronyConfig, episodes: readonly Episode[], pairIndex?: number): SynchronyAnalysis {
+  const parsed = episodes.map(parseEpisode).filter((p): p is Parsed => p !== null);
+  const byPair = new Map<number, Parsed[]>();
+  for (const p of parsed) byPair.set(p.meta.pairIndex, [...(byPair.get(p.meta.pairIndex) ?? []), p]);
+  const chosen = pairIndex ?? [...byPair.keys()].sort((a, b) => a - b)[0] ?? 0;
+  const mine = byPair.get(chosen) ?? [];
+  const conditions = analyzePair(config, mine);
+  const performance: SynchronyAnalysis['performance'] = [];
+  for (const [index, list] of [...byPair.entries()].sort((a, b) => a[0] - b[0])) {
+    const scores = list.flatMap((p) => p.judges.filter((j) => j.ok && j.overall !== undefined).map((j) => j.overall!));
+    if (!scores.length) continue;
+    const real = index === chosen ? conditions.find((c) => c.condition === 'real') : analyzePair({ ...config, controls: { ...config.controls, passiveReader: false, byRelationship: false }, analysis: { ...config.analysis, lags: [1] } }, list)[0];
+    performance.push({
+      pair: pairName(list[0].meta),
+      modelA: list[0].meta.modelA,
+      modelB: list[0].meta.modelB,
+      overall: scores.reduce((a, b) => a + b, 0) / scores.length,
+      episodes: list.length,
+      syncR2: real?.syncR2 ?? null,
+    });
+  }
+  const turns = parsed.flatMap((p) => p.turns);
+  return {
+    pair: mine[0] ? pairName(mine[0].meta) : '',
+    alpha: config.analysis.alpha,
+    splitSeeds: config.analysis.splitSeeds,
+    episodes: mine.length,
+    conditions,
+    performance,
+    parse: { turns: turns.length, failed: turns.filter((t) => !t.parsed).length },
+  };
+}

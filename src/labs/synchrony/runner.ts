@@ -1,0 +1,189 @@
+import { hashSeed } from '../../core/rng';
+import { requireModels, type RunnerModel } from '../../core/runs/models';
+import { throwIfCancelled, type EpisodeContext, type LabRunner } from '../../core/runs/runner';
+import type { Episode } from '../../core/runs/types';
+import {
+  buildDialogueTurnPrompt,
+  buildJudgePrompt,
+  buildPassiveReaderPrompt,
+  judgeOverall,
+  parseJudge,
+  parseUtterance,
+  type SynchronyEpisode,
+  type Utterance,
+} from '../../core/prompts/synchrony';
+import { buildQueue, modelsOf, type QueueItem, type ScenarioSource, type SynchronyConfig } from './queue';
+import { PASSIVE_TENSORS, STATE_TENSORS, type JudgeRecord, type Role, type SynchronyRecord, type TurnRecord } from './types';
+import { analyzeSynchrony } from './analysis';
+
+/** The third person of the passive-reader control; a second name in case a persona already has the first. */
+const READERS = ['Sam Rivera', 'Alex Morgan'];
+const JUDGE_ATTEMPTS = 3;
+const JUDGE_MAX_TOKENS = 400;
+
+const roleAgent = (r: Role): 0 | 1 => (r === 'A' ? 0 : 1);
+const other = (r: Role): Role => (r === 'A' ? 'B' : 'A');
+
+interface TurnState {
+  role: Role;
+  history: Utterance[];
+  states: Float32Array;
+}
+
+function stack(rows: Float32Array[], L1: number, H: number): Float32Array {
+  const out = new Float32Array(rows.length * L1 * H);
+  rows.forEach((r, i) => out.set(r, i * L1 * H));
+  return out;
+}
+
+/** Per-turn sampling seed: the run seed, the episode's seed, its queue position and the turn. */
+function turnSeed(config: SynchronyConfig, item: QueueItem, index: number, turn: number): number {
+  return hashSeed(`${config.seed}/sync/${item.seed}/${index}/${turn}`);
+}
+
+async function runDialogue(
+  config: SynchronyConfig,
+  item: QueueItem,
+  ep: SynchronyEpisode,
+  models: { A: RunnerModel; B: RunnerModel },
+  ctx: EpisodeContext,
+): Promise<{ turns: TurnRecord[]; taken: TurnState[] }> {
+  const names = ep.agents.map((a) => a.persona.name);
+  const history: Utterance[] = [];
+  const turns: TurnRecord[] = [];
+  const taken: TurnState[] = [];
+  const maxTurns = 2 * config.maxUtterancesPerAgent;
+  let role = item.first;
+  for (let turn = 0; turn < maxTurns; turn++, role = other(role)) {
+    throwIfCancelled(ctx.cancel);
+    const agent = roleAgent(role);
+    const model = models[role];
+    const r = await model.generate({
+      messages: buildDialogueTurnPrompt(ep, agent, history),
+      temperature: config.temperature,
+      topP: config.topP,
+      maxNewTokens: config.maxNewTokens,
+      stop: ['\n'],
+      seed: turnSeed(config, item, ctx.index, turn),
+    });
+    if (r.finishReason === 'cancelled') throwIfCancelled({ cancelled: true });
+    if (!r.prefillStates) throw new Error(`${model.id} returned no hidden states: it was loaded without taps.`);
+    taken.push({ role, history: history.slice(), states: r.prefillStates });
+    const parsed = parseUtterance(r.text, names);
+    const text = parsed.ok ? parsed.value.text : '';
+    const record: TurnRecord = {
+      kind: 'turn',
+      turn,
+      speaker: role,
+      text,
+      parsed: parsed.ok,
+      leaves: parsed.ok && parsed.value.leaves,
+      promptTokens: r.timing.promptTokens,
+      newTokens: r.timing.newTokens,
+      ms: Math.round(r.timing.totalMs),
+    };
+    if (!parsed.ok) record.parseError = parsed.reason;
+    if (r.text.trim() !== text) record.raw = r.text.slice(0, 2000);
+    turns.push(record);
+    // An unparseable turn still took its place in the dialogue: the partner sees that nothing usable was said.
+    history.push({ speaker: agent, text: parsed.ok ? text : '...' });
+    ctx.progress((turn + 1) / maxTurns, `${names[agent]}: ${parsed.ok ? text : `(unparsed: ${parsed.reason})`}`);
+    if (record.leaves) break;
+  }
+  return { turns, taken };
+}
+
+async function passiveStates(ep: SynchronyEpisode, taken: TurnState[], role: Role, model: RunnerModel): Promise<Float32Array> {
+  const names = new Set(ep.agents.map((a) => a.persona.name));
+  const reader = READERS.find((n) => !names.has(n)) ?? 'A reader';
+  const mine = taken.filter((t) => t.role === role);
+  if (!mine.length) return new Float32Array(0);
+  const prompts = mine.map((t) => buildPassiveReaderPrompt(ep, roleAgent(role), t.history, reader)[0].content);
+  const enc = await model.encode(prompts, { chatTemplate: true, addGenerationPrompt: true });
+  return enc.data;
+}
+
+async function judge(config: SynchronyConfig, item: QueueItem, index: number, ep: SynchronyEpisode, turns: TurnRecord[], model: RunnerModel, ctx: EpisodeContext): Promise<JudgeRecord[]> {
+  const history: Utterance[] = turns.map((t) => ({ speaker: roleAgent(t.speaker), text: t.parsed ? t.text : '...' }));
+  const out: JudgeRecord[] = [];
+  for (const target of ['A', 'B'] as const) {
+    let error = '';
+    let record: JudgeRecord | null = null;
+    for (let attempt = 1; attempt <= JUDGE_ATTEMPTS && !record; attempt++) {
+      throwIfCancelled(ctx.cancel);
+      // The first attempt is greedy; a retry samples, so that it can come out differently.
+      const r = await model.generate({
+        messages: buildJudgePrompt(ep, history, roleAgent(target)),
+        temperature: attempt === 1 ? 0 : 0.7,
+        maxNewTokens: JUDGE_MAX_TOKENS,
+        seed: hashSeed(`${config.seed}/judge/${item.seed}/${index}/${target}/${attempt}`),
+      });
+      const parsed = parseJudge(r.text);
+      if (parsed.ok) record = { kind: 'judge', target, ok: true, attempts: attempt, scores: parsed.value, overall: judgeOverall(parsed.value) };
+      else error = parsed.reason;
+    }
+    out.push(record ?? { kind: 'judge', target, ok: false, attempts: JUDGE_ATTEMPTS, error });
+  }
+  return out;
+}
+
+/** The Synchrony runner over a scenario source (the bundled library merged with the config's own scenarios). */
+export function createSynchronyRunner(source: ScenarioSource): LabRunner<SynchronyConfig> {
+  return {
+    lab: 'synchrony',
+    plan(config) {
+      const queue = buildQueue(config, source);
+      if (!queue.length) return { episodes: 0, bytesPerEpisode: 0, models: modelsOf(config), unavailable: 'No scenario to run: pick at least one scenario.' };
+      // 16 utterances × (L+1)·H floats, sized for a 1B model (17 × 2048), twice with the passive control.
+      const perState = 17 * 2048 * 4;
+      return { episodes: queue.length, bytesPerEpisode: 2 * config.maxUtterancesPerAgent * perState * (config.controls.passiveReader ? 2 : 1) + 20_000, models: modelsOf(config) };
+    },
+    async runEpisode(config, ctx): Promise<Episode> {
+      const models = requireModels('synchrony', ctx.models);
+      const item = buildQueue(config, source)[ctx.index];
+      if (!item) throw new Error(`episode ${ctx.index} is outside this run's queue`);
+      const { episode: ep, title } = source.episode(config, item.scenarioId, item.pairing);
+      const pair = { A: models.get(item.modelA), B: models.get(item.modelB) };
+      const { turns, taken } = await runDialogue(config, item, ep, pair, ctx);
+      const records: SynchronyRecord[] = [
+        {
+          kind: 'meta',
+          scenarioId: item.scenarioId,
+          scenarioTitle: title,
+          pairing: item.pairing,
+          seed: item.seed,
+          first: item.first,
+          relationship: ep.relationship,
+          modelA: item.modelA,
+          modelB: item.modelB,
+          pairIndex: item.pairIndex,
+          group: item.group,
+          names: { A: ep.agents[0].persona.name, B: ep.agents[1].persona.name },
+        },
+        ...turns,
+      ];
+      const tensors: Episode['tensors'] = {};
+      for (const role of ['A', 'B'] as const) {
+        const rows = taken.filter((t) => t.role === role).map((t) => t.states);
+        const m = pair[role];
+        const L1 = m.numLayers + 1;
+        const H = m.hiddenSize;
+        if (rows.some((r) => r.length !== L1 * H)) throw new Error(`${m.id} returned states of an unexpected size (expected ${L1}×${H}).`);
+        tensors[STATE_TENSORS[role]] = { dtype: 'F32', shape: [rows.length, L1, H], data: stack(rows, L1, H) };
+        if (config.controls.passiveReader && rows.length) {
+          ctx.progress(1, `Passive reader: re-encoding ${m.id}'s ${rows.length} prompts`);
+          const data = await passiveStates(ep, taken, role, m);
+          tensors[PASSIVE_TENSORS[role]] = { dtype: 'F32', shape: [rows.length, L1, H], data };
+        }
+      }
+      if (config.judge.enabled) {
+        ctx.progress(1, 'Judging the episode');
+        records.push(...(await judge(config, item, ctx.index, ep, turns, models.get(config.judge.model), ctx)));
+      }
+      return { index: ctx.index, records: records as unknown as Record<string, unknown>[], tensors };
+    },
+    summarize(config, episodes) {
+      return [{ name: 'synchrony', value: analyzeSynchrony(config, episodes) }];
+    },
+  };
+}

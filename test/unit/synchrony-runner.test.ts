@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { synchronyLab } from '../../src/labs/synchrony/config';
+import { validateConfig } from '../../src/core/config/validate';
+import { createSynchronyRunner } from '../../src/labs/synchrony/runner';
+import { buildQueue, type ScenarioSource, type SynchronyConfig } from '../../src/labs/synchrony/queue';
+import { analyzeSynchrony } from '../../src/labs/synchrony/analysis';
+import type { Persona, RelationshipLevel, SynchronyEpisode } from '../../src/core/prompts/synchrony';
+import { episodeRng } from '../../src/core/runs/runner';
+import type { Episode } from '../../src/core/runs/types';
+import type { RunnerModel } from '../../src/core/runs/models';
+import { fakeSyncModel } from '../helpers/fake-sync-model';
+
+const persona = (name: string): Persona => ({
+  name,
+  age: 30,
+  occupation: 'baker',
+  pronouns: 'they/them',
+  publicInfo: `${name} runs a bakery.`,
+  personality: 'Calm.',
+  decisionStyle: 'Careful.',
+  secret: `${name} once burnt a wedding cake.`,
+});
+
+/** Six scenarios with two pairings each; relationship = scenario number mod 6. */
+const source: ScenarioSource = {
+  ids: (c) => (c.scenarios.length ? c.scenarios : ['s0', 's1', 's2']),
+  pairings: () => 2,
+  episode: (_c, id, pairing) => {
+    const n = Number(id.slice(1));
+    const ep: SynchronyEpisode = {
+      scenario: `Scenario ${id}: two people share a table.`,
+      relationship: (n % 6) as RelationshipLevel,
+      agents: [
+        { persona: persona(`Ana${pairing}`), goal: 'Get the window seat.' },
+        { persona: persona(`Ben${pairing}`), goal: 'Keep the window seat.' },
+      ],
+      facts: [{ text: 'Only Ana knows the cafe closes soon.', visibleTo: 0 }],
+    };
+    return { episode: ep, title: `Title ${id}` };
+  },
+};
+
+function config(over: Record<string, unknown> = {}): SynchronyConfig {
+  const r = validateConfig(synchronyLab, { seed: 7, ...over });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value as SynchronyConfig;
+}
+
+function modelsOf(...list: RunnerModel[]) {
+  const map = new Map(list.map((m) => [m.id, m]));
+  return { get: (id: string) => map.get(id) ?? list[0] };
+}
+
+async function runAll(c: SynchronyConfig, models: ReturnType<typeof modelsOf>, notes: string[] = []): Promise<Episode[]> {
+  const runner = createSynchronyRunner(source);
+  const plan = runner.plan(c);
+  const out: Episode[] = [];
+  for (let index = 0; index < plan.episodes; index++) {
+    out.push(await runner.runEpisode(c, { index, rng: episodeRng(c.seed, index), cancel: { cancelled: false }, progress: (_f, n) => n && notes.push(n), models }));
+  }
+  return out;
+}
+
+describe('synchrony queue', () => {
+  it('is scenarios × pairings × pairs × seeds × orders, with one group per scenario × pairing × pair', () => {
+    const c = config({ scenarios: ['s0', 's1'], pairingsPerScenario: 2, episodeSeeds: [0, 1, 2], pairs: [{ a: 'x', b: 'y' }, { a: 'y', b: 'y' }] });
+    const q = buildQueue(c, source);
+    expect(q.length).toBe(2 * 2 * 2 * 3 * 2);
+    expect(new Set(q.map((i) => i.group)).size).toBe(2 * 2 * 2);
+    // every seed and both speaking orders of one combination share a group
+    const g0 = q.filter((i) => i.group === 0);
+    expect(new Set(g0.map((i) => `${i.scenarioId}/${i.pairing}/${i.pairIndex}`)).size).toBe(1);
+    expect(new Set(g0.map((i) => `${i.seed}/${i.first}`)).size).toBe(6);
+    expect(createSynchronyRunner(source).plan(c).models.sort()).toEqual(['x', 'y']);
+  });
+
+  it('asks for fewer pairings when a scenario has fewer, and names the judge model', () => {
+    const c = config({ scenarios: ['s0'], pairingsPerScenario: 5, bothOrders: false, judge: { enabled: true, model: 'judge-m' } });
+    expect(buildQueue(c, source).length).toBe(2);
+    expect(createSynchronyRunner(source).plan(c).models).toContain('judge-m');
+  });
+
+  it('migrates a version-1 link with one pair of agents', () => {
+    const r = validateConfig(synchronyLab, { agents: { a: 'p', b: 'q' } }, 1);
+    expect(r.ok && (r.value as SynchronyConfig).pairs).toEqual([{ a: 'p', b: 'q' }]);
+  });
+});
+
+describe('synchrony episodes', () => {
+  it('alternates speakers from the one who starts, records every turn’s states, and stops at 2 × the limit', async () => {
+    const m = fakeSyncModel();
+    const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, maxUtterancesPerAgent: 3 });
+    const [ab, ba] = await runAll(c, modelsOf(m));
+    const turns = (e: Episode) => e.records.filter((r) => r.kind === 'turn');
+    expect(turns(ab).map((t) => t.speaker)).toEqual(['A', 'B', 'A', 'B', 'A', 'B']);
+    expect(turns(ba).map((t) => t.speaker)).toEqual(['B', 'A', 'B', 'A', 'B', 'A']);
+    expect(ab.tensors.statesA.shape).toEqual([3, 3, 8]);
+    expect(ab.tensors.statesB.shape).toEqual([3, 3, 8]);
+    // the states stored are the ones generate() returned, in speaking order
+    expect(Array.from(ab.tensors.statesA.data.slice(0, 24) as Float32Array)).toEqual(Array.from((await m.generate(m.calls[0].options)).prefillStates!));
+    // the hidden fact reaches agent A's prompt only
+    expect(m.calls[0].prompt).toContain('cafe closes soon');
+    expect(m.calls[1].prompt).not.toContain('cafe closes soon');
+    expect(m.calls[1].prompt).toMatch(/^Turn 1: Ana0 said: /m);
+    // each turn samples with its own seed, at the config's temperature, stopping at the first newline
+    expect(new Set(m.calls.slice(0, 6).map((x) => x.options.seed)).size).toBe(6);
+    expect(m.calls[0].options).toMatchObject({ temperature: 0.7, stop: ['\n'] });
+  });
+
+  it('ends the episode when an agent says it leaves, and counts an unparseable reply', async () => {
+    const m = fakeSyncModel({ script: (_p, call) => (call === 1 ? '   ' : call === 2 ? 'Fine, I am leaving now.' : undefined) });
+    const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false });
+    const [e] = await runAll(c, modelsOf(m));
+    const turns = e.records.filter((r) => r.kind === 'turn');
+    expect(turns.length).toBe(3);
+    expect(turns[1]).toMatchObject({ parsed: false, text: '' });
+    expect(turns[2]).toMatchObject({ leaves: true });
+    expect(m.calls[2].prompt).toMatch(/^Turn 2: Ben0 said: \.\.\.$/m);
+    expect(analyzeSynchrony(c, [e]).parse).toEqual({ turns: 3, failed: 1 });
+  });
+
+  it('repeats exactly when an episode is run again (resume), and differs with another run seed', async () => {
+    const c = config({ scenarios: ['s1'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 2 });
+    const [a] = await runAll(c, modelsOf(fakeSyncModel()));
+    const [b] = await runAll(c, modelsOf(fakeSyncModel()));
+    const [d] = await runAll({ ...c, seed: 8 }, modelsOf(fakeSyncModel()));
+    expect(b.records).toEqual(a.records);
+    expect(d.records).not.toEqual(a.records);
+  });
+
+  it('re-encodes each agent’s prompts as a passive reader: no act instruction, no open cue, one per utterance', async () => {
+    const m = fakeSyncModel();
+    const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 2, controls: { passiveReader: true } });
+    const [e] = await runAll(c, modelsOf(m));
+    expect(m.encoded.length).toBe(4);
+    for (const p of m.encoded) {
+      expect(p).toMatch(/^Imagine you are Sam Rivera, reading an interaction between two other people, Ana0 and Ben0\./);
+      expect(p).not.toMatch(/your turn|say that you leave|goal: Unknown/);
+    }
+    expect(e.tensors.passiveA.shape).toEqual(e.tensors.statesA.shape);
+  });
+
+  it('judges both agents with strict JSON and retries a bad answer', async () => {
+    const good = JSON.stringify(Object.fromEntries(['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal'].map((d) => [d, { score: 0, reason: 'ok' }])));
+    const judgeModel = fakeSyncModel({ id: 'judge-m', script: (p, call) => (p.startsWith('Rate how') ? (call === 0 ? 'not json' : good) : undefined) });
+    const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 1, judge: { enabled: true, model: 'judge-m' } });
+    const [e] = await runAll(c, modelsOf(fakeSyncModel(), judgeModel));
+    const judges = e.records.filter((r) => r.kind === 'judge');
+    expect(judges.map((j) => [j.target, j.ok, j.attempts])).toEqual([['A', true, 2], ['B', true, 1]]);
+    expect(judgeModel.calls[1].options.temperature).toBe(0.7);
+  });
+
+  it('refuses to run without models, with a message that says so', async () => {
+    const runner = createSynchronyRunner(source);
+    await expect(runner.runEpisode(config(), { index: 0, rng: episodeRng(1, 0), cancel: { cancelled: false }, progress: () => {} })).rejects.toThrow(/needs loaded models/);
+  });
+});
+
+describe('synchrony analysis on a model whose states follow the dialogue', () => {
+  it('finds real synchrony above the passive reader and above lag 5, with both directions and every relationship level', async () => {
+    const c = config({ scenarios: ['s0', 's1', 's2', 's3', 's4', 's5'], pairingsPerScenario: 2, bothOrders: false, episodeSeeds: [0, 1], controls: { passiveReader: true }, analysis: { lags: [1, 3, 5] } });
+    const episodes = await runAll(c, modelsOf(fakeSyncModel()));
+    const a = analyzeSynchrony(c, episodes);
+    const by = Object.fromEntries(a.conditions.map((x) => [x.condition, x]));
+    expect(a.episodes).toBe(24);
+    expect(by.real.ab!.n).toBe(24 * 8 - 0); // 8 A→B pairs in each 16-turn episode starting with A
+    expect(by.real.ba!.n).toBe(24 * 7);
+    expect(by.real.ab!.LA).toBe(2);
+    expect(by.real.syncR2!).toBeGreaterThan(0.3);
+    expect(by.passive.syncR2!).toBeLessThan(by.real.syncR2! - 0.2);
+    expect(by.lag5.syncR2!).toBeLessThan(by.real.syncR2!);
+    expect(by.lag3.ab!.n).toBe(24 * 7);
+    expect(Object.keys(by).filter((k) => k.startsWith('rel'))).toEqual(['rel0', 'rel1', 'rel2', 'rel3', 'rel4', 'rel5']);
+    expect(by.rel3.warnings.join(' ')).toMatch(/rough sketch/);
+    expect(by.real.se!).toBeGreaterThanOrEqual(0);
+  });
+
+  it('says why a direction is missing when there is only one episode group', async () => {
+    const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 2 });
+    const a = analyzeSynchrony(c, await runAll(c, modelsOf(fakeSyncModel())));
+    expect(a.conditions[0].syncR2).toBeNull();
+    expect(a.conditions[0].warnings.join(' ')).toMatch(/at least 2/);
+  });
+});
