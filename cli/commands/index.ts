@@ -6,11 +6,13 @@ import { generateCommand } from './generate.ts';
 import { syncCommand } from './sync.ts';
 import { ckaCommand } from './cka.ts';
 import { mixedlmCommand } from './mixedlm.ts';
+import { synchronyCommand } from './synchrony.ts';
 
 /** Every CLI command, in the order `help` lists them. Add one import and one line per command. */
 export const commands: CliCommand[] = [
   validateCommand,
   runCommand,
+  synchronyCommand,
   statesCommand,
   generateCommand,
   syncCommand,
