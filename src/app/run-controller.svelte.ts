@@ -31,6 +31,9 @@ export class RunController {
   episodes = $state.raw<Episode[]>([]);
   /** Live text for LLM runs (the turn being generated, a load in progress). */
   live = $state<string | null>(null);
+  /** Seconds left, from the pace since this loop started; null until an episode's worth of progress is seen. */
+  etaSeconds = $derived.by(() => this.estimateEta(this.fraction));
+  private loopStart = { time: 0, fraction: 0 };
   private cancelRequested = false;
   private job = '';
   private localCancel = { cancelled: false };
@@ -90,6 +93,13 @@ export class RunController {
     void this.host.call((api) => api.cancelEpisode(job));
   }
 
+  private estimateEta(fraction: number): number | null {
+    const { time, fraction: f0 } = this.loopStart;
+    const done = fraction - f0;
+    if (!this.busy || !time || done <= 0.01) return null;
+    return ((performance.now() - time) / 1000 / done) * (1 - fraction);
+  }
+
   private fail(message: string): null {
     this.error = message;
     return null;
@@ -113,6 +123,7 @@ export class RunController {
         meta = await this.loadModels(meta, modelIds);
         this.active = meta;
       }
+      this.loopStart = { time: performance.now(), fraction: meta.episodesDone / Math.max(1, meta.episodesTotal) };
       const stored = meta.episodesDone ? await store.episodes(meta.id) : [];
       this.episodes = stored;
       let previous = stored[stored.length - 1];
