@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineLab } from '../../core/config/lab-definition';
 import { group, modelIdField, probability, runtimeGroup, seedField } from '../../core/config/fields';
+import { customScenarioSetSchema, SCENARIO_LIMITS } from './scenarios/schema';
 
 const scenarioId = z.string().max(64).regex(/^[\w.-]+$/, 'must be a scenario id');
 
@@ -24,6 +25,12 @@ export const synchronyLab = defineLab({
     runtime: runtimeGroup(),
     scenarios: z.array(scenarioId).max(500).default([]).describe('Scenario ids (empty: the first three of the library)'),
     pairingsPerScenario: z.number().int().min(1).max(20).default(1),
+    // Scenarios edited or imported in the scenario editor travel in the link: a self-contained set (the personas its
+    // pairings name included), validated like a file and capped in size. Custom ids override bundled ones.
+    customScenarios: customScenarioSetSchema
+      .optional()
+      .meta({ form: false })
+      .describe(`Edited or imported scenarios and the personas they use (at most ${SCENARIO_LIMITS.linkBytes} bytes); the scenario editor writes this`),
     episodeSeeds: z.array(z.number().int().min(0)).min(1).max(50).default([0]),
     bothOrders: z.boolean().default(true).describe('Also run B speaking first'),
     maxUtterancesPerAgent: z.number().int().min(1).max(8).default(8),
