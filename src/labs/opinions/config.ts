@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineLab } from '../../core/config/lab-definition';
-import { group, modelIdField, probability, seedField } from '../../core/config/fields';
+import { group, modelIdField, probability, runtimeGroup, seedField } from '../../core/config/fields';
+import { SET_LIMITS, itemId, setsGroup } from './community/schema';
 import { CUSTOM_GRAPH_LIMITS, EDGE_CODE_PATTERN, checkEdgeCode } from './edge-code';
 
 export const opinionsLab = defineLab({
@@ -79,9 +80,21 @@ export const opinionsLab = defineLab({
       model: modelIdField(),
       rounds: z.number().int().min(1).max(64).default(8).describe('T'),
       votesPerRound: z.number().int().min(1).max(16).default(5).describe('K'),
-      questionKind: z.enum(['subjective', 'objective']).default('subjective'),
-      questionId: z.string().max(64).regex(/^[\w.-]*$/).default(''),
+      questionKind: z.enum(['subjective', 'objective']).default('subjective').describe('Kind of the default question (when no id is given)'),
+      questionId: z.string().max(64).regex(/^[\w.-]*$/).default('').describe('The question (e.g. s01, o03); empty: the first of its kind'),
+      questions: z.array(itemId()).max(64).default([]).describe('Sweep: question ids, run in turn (replaces the one question)'),
+      graphs: z.number().int().min(1).max(32).default(1).describe('Sweep: graphs drawn from the generator (a custom graph is one graph)'),
+      trajectories: z.number().int().min(1).max(64).default(1).describe('Trajectories per question and graph'),
+      update: z.enum(['sync', 'async']).default('sync').describe('sync: every agent each round; async: each with probability ε'),
+      epsilon: probability(0.5).describe('Update probability ε (async)'),
       temperature: z.number().min(0).max(2).default(0.7),
+      messageTokens: z.number().int().min(8).max(96).default(40).describe('Longest message, in tokens'),
+      messageAttempts: z.number().int().min(1).max(3).default(2).describe('Tries for a message with a stance and a reason'),
+      assignment: z.enum(['random', 'manual']).default('random').describe('Personas: seeded random draw per graph, or the list below'),
+      personaIds: z.array(itemId()).max(SET_LIMITS.assignment).default([]).describe('Manual: one persona id per node'),
+      objectivePersona: z.enum(['expert', 'expert+persona']).default('expert').describe('Objective questions: the worked example only (the method), or after the node\'s persona'),
     }),
+    sets: setsGroup(),
+    runtime: runtimeGroup(),
   }),
 });

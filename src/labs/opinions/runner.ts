@@ -1,12 +1,16 @@
 import { simulateGlauber } from '../../core/ising/simulate';
 import { createRng, hashSeed } from '../../core/rng';
 import { throwIfCancelled, yieldToEventLoop, type LabRunner } from '../../core/runs/runner';
+import { communityLayout, communityProblem } from './community-data';
+import { communityLivePlot, runCommunityEpisode, summarizeCommunity } from './community-runner';
 import { configFields, configGraph, configNodeCount, simulationProblem, type OpinionsConfig } from './graph';
 
 /** Steps simulated between checks for cancellation and progress. */
 const CHUNK = 50;
 
 /**
+ * `mode: 'community'` runs LLM agents (community-runner.ts: one episode per round of one trajectory).
+ *
  * Pure kinetic-Ising simulation: each episode is one replica, started from a seeded random s(0) on the graph that
  * the run seed fixes (or the custom graph the config carries). Random fields are quenched: drawn once from the run
  * seed, shared by every replica. Records hold n(t) per step; the final spins are kept as a tensor.
@@ -15,7 +19,12 @@ export const opinionsRunner: LabRunner<OpinionsConfig> = {
   lab: 'opinions',
   plan(config) {
     if (config.mode === 'community') {
-      return { episodes: 0, bytesPerEpisode: 0, models: [config.community.model], unavailable: 'LLM communities are not available in this build yet; switch the mode to "simulation".' };
+      const models = [config.community.model];
+      const problem = communityProblem(config);
+      if (problem) return { episodes: 0, bytesPerEpisode: 0, models, unavailable: problem };
+      const c = config.community;
+      const n = configNodeCount(config);
+      return { episodes: communityLayout(config).episodes, bytesPerEpisode: 1000 + n * (400 + 40 * c.votesPerRound + 250 * c.messageAttempts), models };
     }
     const problem = simulationProblem(config);
     if (problem) return { episodes: 0, bytesPerEpisode: 0, models: [], unavailable: problem };
@@ -23,6 +32,7 @@ export const opinionsRunner: LabRunner<OpinionsConfig> = {
     return { episodes: config.dynamics.replicas, bytesPerEpisode: n + 40 * (config.dynamics.steps + 1), models: [] };
   },
   async runEpisode(config, ctx) {
+    if (config.mode === 'community') return runCommunityEpisode(config, ctx);
     const graph = configGraph(config, createRng(hashSeed(`${config.seed}/graph`)));
     const d = config.dynamics;
     const fields = configFields(d, graph.n, createRng(hashSeed(`${config.seed}/fields`)));
@@ -51,12 +61,14 @@ export const opinionsRunner: LabRunner<OpinionsConfig> = {
       tensors: { finalSpins: { dtype: 'U8', shape: [graph.n], data: Uint8Array.from(spins as Int8Array, (s) => (s > 0 ? 1 : 0)) } },
     };
   },
-  livePlot(_config, episodes) {
+  livePlot(config, episodes) {
+    if (config.mode === 'community') return communityLivePlot(config, episodes);
     const last = episodes[episodes.length - 1];
     if (!last) return null;
     return { title: `Net opinion n(t), episode ${last.index + 1}`, xLabel: 'step t', yLabel: 'n(t)', yDomain: [-1, 1], series: [{ name: 'n', values: last.records.map((r) => Number(r.n)) }] };
   },
   summarize(config, episodes) {
+    if (config.mode === 'community') return summarizeCommunity(config, episodes);
     const tail = (rows: Record<string, unknown>[]) => rows.slice(Math.floor(rows.length / 2)).map((r) => Number(r.absN));
     const perEpisode = episodes.map((e) => {
       const xs = tail(e.records);
