@@ -326,3 +326,18 @@ describe('export, import and custom scenarios', () => {
     expect(decodeLink(link, [synchronyLab]).ok).toBe(true);
   });
 });
+
+describe('librarySource (the runner’s scenario source)', () => {
+  it('runs the defaults, counts pairings, and builds episodes from custom scenarios too', async () => {
+    const { librarySource } = await import('../../src/labs/synchrony/scenarios/source');
+    const config = { ...defaultConfig(synchronyLab) };
+    expect(librarySource.ids(config)).toEqual(defaultScenarioIds());
+    expect(librarySource.pairings(config, 'negotiation-used-bike')).toBe(getScenario(S, 'negotiation-used-bike')!.pairings.length);
+    expect(librarySource.pairings(config, 'nope')).toBe(0);
+    const custom = { ...config, scenarios: ['kiln'], customScenarios: small() };
+    expect(librarySource.ids(custom)).toEqual(['kiln']);
+    const { episode, title } = librarySource.episode(custom, 'kiln', 0);
+    expect(title).toBe('Bowls');
+    expect(episode.agents[1].persona.name).toBe('Bea Moss');
+  });
+});
