@@ -18,6 +18,9 @@ import {
   individualArchetypes, groupArchetype, netOpinion, conviction, regimes, correctness,
   GROUP_ARCHETYPES, INDIVIDUAL_ARCHETYPES, type GroupArchetype, type IndividualArchetype,
 } from './ising/archetypes';
+import { fitStudySteps, type StudyItem, type StudyOptions, type StudyResult } from './ising/study';
+import { CancelledError } from './steps';
+import { yieldToEventLoop } from './runs/runner';
 import { echoChamberTable, homophily, linkHomophily, opinionDistribution, polarization, type EchoTable } from './polarization/metrics';
 import { boundedConfidence, coevolvingVoter, initialOpinions, type BaselineRun } from './polarization/classic';
 
@@ -30,6 +33,8 @@ export type DirectedGraphSpec =
   | { generator: 'ring'; agents: number; k?: number }
   | { generator: 'smallWorld'; agents: number; k?: number; p: number }
   | { generator: 'random'; agents: number; k?: number };
+
+const cancelledStudies = new Set<string>();
 
 export const opinionsCompute = {
   makeSignedGraph(spec: SignedGraphSpec, seed: number | string): SignedGraph {
@@ -58,6 +63,34 @@ export const opinionsCompute = {
   },
   compareModels(train: Episode[], test: Episode[], opts: FitOptions): Comparison {
     return compareModels(train, test, opts);
+  },
+  /**
+   * The Fit panel's study (src/core/ising/study.ts): every model on all trajectories and on seeded splits, with
+   * baselines, archetypes, regimes and correctness. It yields to the worker's event loop at every Adam plateau
+   * check, so progress arrives, the heartbeat is answered, and `cancelFitStudy(jobId)` stops it (it then rejects
+   * with "cancelled").
+   */
+  async fitStudy(items: StudyItem[], opts: StudyOptions, onProgress?: (done: number, total: number, note: string) => unknown, jobId?: string): Promise<StudyResult> {
+    const steps = fitStudySteps(items, opts);
+    let last = 0;
+    try {
+      for (;;) {
+        const r = steps.next();
+        if (r.done) return r.value;
+        const now = Date.now();
+        if (now - last > 40) {
+          last = now;
+          await yieldToEventLoop();
+          if (jobId !== undefined && cancelledStudies.has(jobId)) throw new CancelledError();
+          onProgress?.(r.value.done, r.value.total, r.value.note);
+        }
+      }
+    } finally {
+      if (jobId !== undefined) cancelledStudies.delete(jobId);
+    }
+  },
+  cancelFitStudy(jobId: string): void {
+    cancelledStudies.add(jobId);
   },
   /** Stochastic rollouts from each episode's s(0), with their individual- and group-archetype counts. */
   stochasticArchetypes(model: DynamicsModel, episodes: Episode[], seed: number | string, delta = 0.2) {

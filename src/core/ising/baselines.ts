@@ -3,17 +3,17 @@
  * (raw accuracy only). The fitted ones use the same field, objective and optimiser as the Glauber fits.
  */
 import { buildDesign, type Episode, type FieldMode } from './design';
-import { adam, restandardize, standardize, unstandardize, type AdamOptions } from './optimize';
+import { adamSteps, drain, restandardize, standardize, unstandardize, type AdamOptions } from './optimize';
 import { pqColumns } from './fit';
 import type { DynamicsModel } from './models';
 
-function fitColumns(episodes: readonly Episode[], kind: 'meanField' | null, field: FieldMode, o: AdamOptions): Float64Array {
+function* fitColumns(episodes: readonly Episode[], kind: 'meanField' | null, field: FieldMode, o: AdamOptions): Generator<number, Float64Array> {
   const d = buildDesign(episodes, kind, field);
   if (d.cols === 0) return new Float64Array(0);
   const { Z, st } = standardize(d.X, d.rows, d.cols);
   const init = new Float64Array(d.cols);
   if (kind === 'meanField') init[0] = 0.1;
-  const r = adam({ rows: d.rows, cols: d.cols, X: Z, y: d.y, link: 'logistic' }, restandardize(init, st), {
+  const r = yield* adamSteps({ rows: d.rows, cols: d.cols, X: Z, y: d.y, link: 'logistic' }, restandardize(init, st), {
     ...o,
     l2: o.l2 ?? 1e-3,
     penalized: pqColumns(d.featureCols, d.couplingCols),
@@ -22,11 +22,20 @@ function fitColumns(episodes: readonly Episode[], kind: 'meanField' | null, fiel
 }
 
 export function fitInteractionFree(episodes: readonly Episode[], field: FieldMode = 'features', o: AdamOptions = {}): DynamicsModel {
-  return { type: 'interactionFree', field, fieldWeights: fitColumns(episodes, null, field, o) };
+  return drain(fitInteractionFreeSteps(episodes, field, o));
 }
 
 export function fitMeanField(episodes: readonly Episode[], field: FieldMode = 'features', o: AdamOptions = {}): DynamicsModel {
-  const th = fitColumns(episodes, 'meanField', field, o);
+  return drain(fitMeanFieldSteps(episodes, field, o));
+}
+
+/** The same fits as generators that yield at Adam's plateau checks (see adamSteps). */
+export function* fitInteractionFreeSteps(episodes: readonly Episode[], field: FieldMode = 'features', o: AdamOptions = {}): Generator<number, DynamicsModel> {
+  return { type: 'interactionFree', field, fieldWeights: yield* fitColumns(episodes, null, field, o) };
+}
+
+export function* fitMeanFieldSteps(episodes: readonly Episode[], field: FieldMode = 'features', o: AdamOptions = {}): Generator<number, DynamicsModel> {
+  const th = yield* fitColumns(episodes, 'meanField', field, o);
   return { type: 'meanField', beta: th[0], field, fieldWeights: th.slice(1) };
 }
 

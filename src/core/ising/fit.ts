@@ -5,7 +5,7 @@
  */
 import { buildDesign, selectColumns, type Design, type Episode, type FieldMode } from './design';
 import { COUPLING_NAMES, couplingsFromVector, effectiveWeights, type CouplingKind, type Couplings } from './couplings';
-import { adam, restandardize, standardize, unstandardize, type AdamOptions, type Link, type Problem } from './optimize';
+import { adamSteps, drain, restandardize, standardize, unstandardize, type AdamOptions, type Link, type Problem } from './optimize';
 
 export interface FitOptions extends AdamOptions {
   kind: CouplingKind;
@@ -63,7 +63,7 @@ interface StageResult {
 }
 
 /** One Adam run on given columns with an optional fixed offset; handles standardisation both ways. */
-function runStage(
+function* runStage(
   X: Float64Array,
   cols: number,
   d: Design,
@@ -72,13 +72,13 @@ function runStage(
   penalized: number[],
   offset: Float64Array | undefined,
   o: AdamOptions,
-): StageResult {
+): Generator<number, StageResult> {
   const { Z, st } = standardize(X, d.rows, cols);
   const th0 = new Float64Array(cols + (link === 'eps' ? 1 : 0));
   th0.set(restandardize(init.subarray(0, cols), st));
   if (link === 'eps') th0[cols] = init[cols] ?? 0;
   const p: Problem = { rows: d.rows, cols, X: Z, y: d.y, prev: d.prev, offset, link };
-  const r = adam(p, th0, { ...o, l2: o.l2 ?? 1e-3, penalized });
+  const r = yield* adamSteps(p, th0, { ...o, l2: o.l2 ?? 1e-3, penalized });
   const theta = new Float64Array(th0.length);
   theta.set(unstandardize(r.theta.subarray(0, cols), st));
   if (link === 'eps') theta[cols] = r.theta[cols];
@@ -86,6 +86,11 @@ function runStage(
 }
 
 export function fitGlauber(episodes: readonly Episode[], opts: FitOptions): GlauberFit {
+  return drain(fitGlauberSteps(episodes, opts));
+}
+
+/** fitGlauber as a generator that yields Adam's step count at each plateau check (see adamSteps). */
+export function* fitGlauberSteps(episodes: readonly Episode[], opts: FitOptions): Generator<number, GlauberFit> {
   const field = opts.field ?? 'features';
   const link = opts.link ?? 'logistic';
   const init = opts.init ?? 0.1;
@@ -95,7 +100,7 @@ export function fitGlauber(episodes: readonly Episode[], opts: FitOptions): Glau
     const d = buildDesign(episodes, 'one', field);
     const th = new Float64Array(d.cols + 1);
     th[0] = init;
-    const r = runStage(d.X, d.cols, d, link, th, pqColumns(d.featureCols, 1), undefined, adamOpts);
+    const r = yield* runStage(d.X, d.cols, d, link, th, pqColumns(d.featureCols, 1), undefined, adamOpts);
     return finish(kind, field, link, r, d.featureCols, 1, zeroColumns(d));
   }
   // Stage 1: unsigned model h = β₀ Σ|J|s + g.
@@ -107,7 +112,7 @@ export function fitGlauber(episodes: readonly Episode[], opts: FitOptions): Glau
   const X1 = selectColumns(d, [absCol, ...featIdx]);
   const th1 = new Float64Array(1 + F + 1);
   th1[0] = init;
-  const s1 = runStage(X1, 1 + F, d, link, th1, pqColumns(F, 1), undefined, adamOpts);
+  const s1 = yield* runStage(X1, 1 + F, d, link, th1, pqColumns(F, 1), undefined, adamOpts);
   const beta0 = s1.theta[0];
   // Stage 2: β₀ fixed as an offset; fit the signed couplings and the field again.
   const offset = new Float64Array(d.rows);
@@ -118,7 +123,7 @@ export function fitGlauber(episodes: readonly Episode[], opts: FitOptions): Glau
   th2.fill(init, 0, K - 1);
   th2.set(s1.theta.subarray(1, 1 + F), K - 1);
   if (link === 'eps') th2[K - 1 + F] = s1.theta[1 + F];
-  const s2 = runStage(X2, K - 1 + F, d, link, th2, pqColumns(F, K - 1), offset, adamOpts);
+  const s2 = yield* runStage(X2, K - 1 + F, d, link, th2, pqColumns(F, K - 1), offset, adamOpts);
   const full = new Float64Array(K + F + 1);
   full.set(s2.theta.subarray(0, K - 1), 0);
   full[absCol] = beta0;

@@ -124,6 +124,23 @@ export interface AdamResult {
 }
 
 export function adam(p: Problem, theta0: ArrayLike<number>, o: AdamOptions = {}): AdamResult {
+  return drain(adamSteps(p, theta0, o));
+}
+
+/** Runs a stepped computation to its end (the synchronous form of a *Steps generator). */
+export function drain<T>(g: Generator<unknown, T>): T {
+  for (;;) {
+    const r = g.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * Adam as a generator: it yields the step count at every plateau check (every `plateauEvery` steps), so that a
+ * worker can report progress, answer its heartbeat and honour a cancel in the middle of a long fit. `adam` drains
+ * it; the numbers are the same.
+ */
+export function* adamSteps(p: Problem, theta0: ArrayLike<number>, o: AdamOptions = {}): Generator<number, AdamResult> {
   const lr = o.lr ?? 0.05;
   const b1 = o.beta1 ?? 0.9;
   const b2 = o.beta2 ?? 0.999;
@@ -145,6 +162,7 @@ export function adam(p: Problem, theta0: ArrayLike<number>, o: AdamOptions = {})
     const { nll, grad } = evaluate(cp, theta, check);
     for (const k of pen) grad[k] += 2 * l2 * theta[k];
     if (check) {
+      if (step > 1) yield step;
       const f = objective(nll);
       if (last - f < tol * (1 + Math.abs(f)) && last !== Infinity) {
         converged = true;

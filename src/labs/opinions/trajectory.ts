@@ -47,3 +47,13 @@ export function toIsingEpisode(t: OpinionTrajectory): IsingEpisode {
   if (t.question.kind === 'objective' && t.question.correct) ep.yTrue = t.question.correct;
   return ep;
 }
+
+/**
+ * How a stored run hands its trajectories to the Fit panel and `npm run lab -- ising fit` (either is enough):
+ * - a derived result named TRAJECTORY_RESULT whose value is an OpinionTrajectory[] (or a TrajectoryFile), or
+ * - record rows carrying the key TRAJECTORY_RECORD_KEY with one OpinionTrajectory each (e.g. one per episode).
+ * Both are validated like an imported file. Pure-simulation runs need neither: their trajectories are replayed
+ * from the stored config and seed (src/labs/opinions/fit-data.ts) and checked against the stored n(t).
+ */
+export const TRAJECTORY_RESULT = 'trajectories';
+export const TRAJECTORY_RECORD_KEY = 'trajectory';
