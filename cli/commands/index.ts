@@ -6,6 +6,7 @@ import { generateCommand } from './generate.ts';
 import { syncCommand } from './sync.ts';
 import { ckaCommand } from './cka.ts';
 import { mixedlmCommand } from './mixedlm.ts';
+import { isingCommand } from './ising.ts';
 import { synchronyCommand } from './synchrony.ts';
 
 /** Every CLI command, in the order `help` lists them. Add one import and one line per command. */
@@ -18,4 +19,5 @@ export const commands: CliCommand[] = [
   syncCommand,
   ckaCommand,
   mixedlmCommand,
+  isingCommand,
 ];
