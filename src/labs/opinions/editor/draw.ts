@@ -12,6 +12,8 @@ export interface DrawState {
   /** i, j, sign triples. */
   edges: Int32Array;
   spins: Int8Array | null;
+  /** Continuous opinions in [−1, 1] (the community view's ō_i); when given they colour the nodes instead of spins. */
+  values?: Float32Array | null;
   selected: Int32Array;
   view: Transform;
   width: number;
@@ -22,6 +24,13 @@ export interface DrawState {
 
 export const EDGE_COLOURS = { friendly: '#15803d', unfriendly: '#c026d3' } as const;
 export const NODE_COLOURS = { up: '#1d4ed8', down: '#ea580c', none: '#374151' } as const;
+/** Diverging scale for ō from −1 (orange) through 0 (grey) to +1 (blue), in seven steps. */
+export const VALUE_COLOURS = ['#c2410c', '#f97316', '#fdba74', '#d1d5db', '#93c5fd', '#3b82f6', '#1d4ed8'] as const;
+
+export function valueColour(v: number): string {
+  const k = Math.round(((Math.max(-1, Math.min(1, v)) + 1) / 2) * (VALUE_COLOURS.length - 1));
+  return VALUE_COLOURS[k];
+}
 /** Above these sizes the cheap drawing is used. */
 const DETAIL = { edges: 600, nodes: 300, labels: 80 };
 export const NODE_RADIUS = 7;
@@ -53,8 +62,10 @@ export function drawGraph(ctx: OffscreenCanvasRenderingContext2D | CanvasRenderi
   ctx.setLineDash([]);
   const r = NODE_RADIUS / Math.max(k, 0.5);
   const round = n <= DETAIL.nodes;
-  const colour = (i: number) => (s.spins && s.spins.length === n ? (s.spins[i] > 0 ? NODE_COLOURS.up : NODE_COLOURS.down) : NODE_COLOURS.none);
-  for (const c of [NODE_COLOURS.up, NODE_COLOURS.down, NODE_COLOURS.none]) {
+  const values = s.values && s.values.length === n ? s.values : null;
+  const colour = (i: number) =>
+    values ? valueColour(values[i]) : s.spins && s.spins.length === n ? (s.spins[i] > 0 ? NODE_COLOURS.up : NODE_COLOURS.down) : NODE_COLOURS.none;
+  for (const c of values ? VALUE_COLOURS : [NODE_COLOURS.up, NODE_COLOURS.down, NODE_COLOURS.none]) {
     ctx.fillStyle = c;
     if (round) ctx.beginPath();
     for (let i = 0; i < n; i++) {
@@ -81,7 +92,7 @@ export function drawGraph(ctx: OffscreenCanvasRenderingContext2D | CanvasRenderi
     ctx.stroke();
   }
   if (n <= DETAIL.labels && k > 0.6) {
-    ctx.fillStyle = '#ffffff';
+    ctx.fillStyle = values ? '#111827' : '#ffffff';
     ctx.font = `${9 / k}px system-ui, sans-serif`;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
