@@ -341,3 +341,54 @@ describe('librarySource (the runner’s scenario source)', () => {
     expect(episode.agents[1].persona.name).toBe('Bea Moss');
   });
 });
+
+describe('the editor operations (scenarios/edit.ts)', async () => {
+  const { duplicateScenario, importInto, newPersona, newScenario, putPersona, putScenario, removeScenario, uniqueId } = await import('../../src/labs/synchrony/scenarios/edit');
+
+  it('picks unique ids', () => {
+    expect(uniqueId('a', new Set())).toBe('a');
+    expect(uniqueId('a', new Set(['a', 'a-2']))).toBe('a-3');
+  });
+
+  it('edits a bundled scenario into a self-contained custom set, and reverts it', () => {
+    const s = clone(getScenario(S, 'cooperation-lost-hikers')!);
+    s.goals[1] = 'Wait for the rescue team together.';
+    const r = putScenario(undefined, s, S);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const custom = r.value!;
+    expect(custom.scenarios).toHaveLength(1);
+    expect(new Set(custom.personas.map((p) => p.id))).toEqual(new Set(s.pairings.flat()));
+    expect(getScenario(scenarioSetFor({ customScenarios: custom }), s.id)!.goals[1]).toBe('Wait for the rescue team together.');
+    expect(removeScenario(custom, s.id)).toBeUndefined();
+  });
+
+  it('renames a custom scenario in place and reports errors with "scenario." paths', () => {
+    const first = putScenario(undefined, newScenario(S), S);
+    expect(first.ok).toBe(true);
+    if (!first.ok) return;
+    const merged = mergeScenarioSets(S, first.value);
+    const renamed = { ...clone(first.value!.scenarios[0]), id: 'renamed' };
+    const r = putScenario(first.value, renamed, merged, 'my-scenario');
+    expect(r.ok && r.value!.scenarios.map((s) => s.id)).toEqual(['renamed']);
+    const broken = { ...renamed, title: '', pairings: [['priya-raman', 'priya-raman']] as [string, string][] };
+    const bad = putScenario(first.value, broken, merged, 'my-scenario');
+    expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(['scenario.title', 'scenario.pairings[0]']);
+  });
+
+  it('duplicates, adds personas, and imports with the link cap', () => {
+    const d = duplicateScenario(undefined, 'norms-queue-jump', S);
+    expect(d.id).toBe('norms-queue-jump-copy');
+    expect(d.result.ok && d.result.value!.scenarios[0].title).toMatch(/\(copy\)$/);
+    const p = newPersona(S);
+    const withPersona = putPersona(undefined, p, S);
+    expect(withPersona.ok && withPersona.value!.personas.map((x) => x.id)).toEqual([p.id]);
+    const badPersona = putPersona(undefined, { ...p, age: 0 }, S);
+    expect(badPersona.ok ? [] : badPersona.errors.map((e) => e.path)).toEqual(['persona.age']);
+
+    const imported = importInto(undefined, small(), S);
+    expect(imported.ok && imported.value!.scenarios.map((s) => s.id)).toEqual(['kiln']);
+    const tooMuch = importInto(undefined, clone(S), S);
+    expect(tooMuch.ok ? '' : tooMuch.errors[0].message).toMatch(/a link carries at most/);
+  });
+});
