@@ -3,7 +3,7 @@
  * grouped by scenario × pairing × model pair; ridge maps over all decoder-layer pairs; SyncR² ± SE per direction and
  * for the pair; and the controls (passive reader, lags, relationship levels). Pure: it runs in the compute worker.
  */
-import { buildLagSamples, syncR2, type EpisodeRecord, type SyncResult } from '../../core/synchrony';
+import { buildLagSamples, groupedSplit, syncR2, type EpisodeRecord, type SyncResult } from '../../core/synchrony';
 import type { Episode } from '../../core/runs/types';
 import type { SynchronyConfig } from './queue';
 import {
@@ -90,11 +90,20 @@ function oneDirection(records: EpisodeRecord[], dims: Dims, k: number, from: Rol
     warnings.push(`${label}: ${samples.source.n} samples in ${groups} episode group${groups === 1 ? '' : 's'}; a grouped split needs at least 2.`);
     return null;
   }
-  const r = syncR2(samples.source, samples.target, samples.group, {
-    alpha: config.analysis.alpha,
-    splitSeeds: config.analysis.splitSeeds,
-    testFraction: config.analysis.testFraction,
-  });
+  const splits = config.analysis.splitSeeds.map((seed) => groupedSplit(samples.group, config.analysis.testFraction, seed));
+  const smallest = Math.min(...splits.map((m) => Math.min(m.reduce((a, v) => a + v, 0), m.length - m.reduce((a, v) => a + v, 0))));
+  if (smallest < 2) {
+    warnings.push(`${label}: ${samples.source.n} samples in ${groups} groups leave a split with fewer than 2 training or test samples.`);
+    return null;
+  }
+  let r: SyncResult;
+  try {
+    r = syncR2(samples.source, samples.target, samples.group, { alpha: config.analysis.alpha, splits });
+  } catch (e) {
+    // A summary must never lose a run: a map that cannot be computed becomes a warning, not an exception.
+    warnings.push(`${label}: ${(e as Error).message}`);
+    return null;
+  }
   if (samples.source.n < TRUST.samples || groups < TRUST.groups) {
     warnings.push(`${label}: only ${samples.source.n} samples in ${groups} groups; treat this SyncR² as a rough sketch (aim for ≥ ${TRUST.samples} samples in ≥ ${TRUST.groups} groups).`);
   }

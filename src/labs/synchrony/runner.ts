@@ -15,6 +15,7 @@ import {
 import { buildQueue, modelsOf, type QueueItem, type ScenarioSource, type SynchronyConfig } from './queue';
 import { PASSIVE_TENSORS, STATE_TENSORS, type JudgeRecord, type Role, type SynchronyRecord, type TurnRecord } from './types';
 import { analyzeSynchrony } from './analysis';
+import { librarySource } from './scenarios/source';
 
 /** The third person of the passive-reader control; a second name in case a persona already has the first. */
 const READERS = ['Sam Rivera', 'Alex Morgan'];
@@ -187,3 +188,6 @@ export function createSynchronyRunner(source: ScenarioSource): LabRunner<Synchro
     },
   };
 }
+
+/** The lab's runner: the bundled scenario library merged with the config's own scenarios. */
+export const synchronyRunner = createSynchronyRunner(librarySource);
