@@ -22,4 +22,6 @@ export const runController = new RunController(runStore, computeHost, modelClien
   crashComputeWorker: () => computeHost.call((api) => api.crashForTest()),
   killComputeWorker: () => computeHost.rawWorker.terminate(),
   runController,
+  /** Read-only: a stored run's derived results (tests compare them with a headless run of the same link). */
+  runResults: async (runId: string) => (await runStore()).results(runId),
 };
