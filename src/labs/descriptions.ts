@@ -3,12 +3,10 @@ import type { LabName } from '../core/config/lab-definition';
 /** What each lab page offers now, and what it will do once its own work lands; shown on the lab's page. */
 export const LAB_PLANS: Record<LabName, { now: string; coming: string[] }> = {
   synchrony: {
-    now: 'Set up a run and share it as a link. Running episodes needs the model runtime and the scenario library, which are being built.',
+    now: 'Two agents (the same or different models; the embedded toy model offline) play scenarios from a library of 40, every layer of both is recorded at every turn, and the A→B and B→A ridge maps and SyncR² ± SE fill in as episodes land, beside the passive-reader, lag and relationship controls. A judge can score each episode on the 7 SOTOPIA dimensions.',
     coming: [
-      'Two agents (the same or different models) play a social scenario; every layer of both is recorded at every turn.',
-      'A→B and B→A ridge-R² heatmaps over all layer pairs fill in as episodes finish, with SyncR² ± SE.',
-      'Controls beside the real condition: a passive reader, lags k = 1, 3, 5, and closeness of the relationship.',
-      'A judge scores each episode on the 7 SOTOPIA dimensions; performance is correlated with SyncR² across model pairs.',
+      'Emotion and action decoding from the recorded states (the method note\'s optional extension).',
+      'Several compute workers for the ridge maps of large hub models.',
     ],
   },
   similarity: {
