@@ -158,13 +158,26 @@ describe('trajectories from stored runs', { timeout: 60_000 }, () => {
     const meta = { id: 'run-x', lab: 'opinions' as const, schemaVersion: 1, config: { ...config, mode: 'community' }, seed: 0, backend: null, dtype: null, status: 'done' as const, episodesDone: 0, episodesTotal: 0, createdAt: '', updatedAt: '' };
     const ok = trajectoriesFromBundle({ meta, episodes: [], results: [{ name: TRAJECTORY_RESULT, value: ts, updatedAt: '' }] });
     expect(ok.ok && ok.source).toBe('result');
-    const viaRecords = trajectoriesFromBundle({ meta, episodes: [{ index: 0, records: ts.map((t) => ({ trajectory: t })), tensors: {} }], results: [] });
-    expect(viaRecords.ok && viaRecords.trajectories.length).toBe(2);
     const hostile = structuredClone(ts);
     hostile[0].question.text = '<iframe src="x">';
     const bad = trajectoriesFromBundle({ meta, episodes: [], results: [{ name: TRAJECTORY_RESULT, value: hostile, updatedAt: '' }] });
     expect(!bad.ok && bad.message).toMatch(/markup/);
+    // Without the result, the complete trajectories are rebuilt from the round records (community-data.ts).
+    const round = (t: number, text: string) => ({
+      index: t,
+      tensors: {},
+      records: [
+        { kind: 'round', t, question: 'q7', questionKind: 'objective', questionText: text, correct: -1, graph: 0, graphId: 'g0', trajectory: 0, agents: 3, edges: '0+1,1-2' },
+        ...[0.6, -0.2, 1].map((o, agent) => ({ kind: 'agent', agent, obar: t ? -o : o })),
+      ],
+    });
+    const cm = { ...meta, config: { ...config, mode: 'community', community: { ...config.community, rounds: 1 } } };
+    const rebuilt = trajectoriesFromBundle({ meta: cm, episodes: [round(0, 'Is 9 prime?'), round(1, 'Is 9 prime?')], results: [] });
+    expect(rebuilt.ok && rebuilt.source).toBe('records');
+    expect(rebuilt.ok && rebuilt.trajectories[0].voteMeans).toEqual([[0.6, -0.2, 1], [-0.6, 0.2, -1]]);
+    const tampered = trajectoriesFromBundle({ meta: cm, episodes: [round(0, '<script>x</script>'), round(1, '<script>x</script>')], results: [] });
+    expect(!tampered.ok && tampered.message).toMatch(/markup/);
     const none = trajectoriesFromBundle({ meta, episodes: [], results: [] });
-    expect(!none.ok && none.message).toMatch(/without stored trajectories/);
+    expect(!none.ok && none.message).toMatch(/no complete trajectory yet/);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Where the Fit panel's and the CLI's trajectories come from, and how they become the study's input:
  * - imported files (trajectory-io.ts);
- * - stored runs of the opinions lab: a community run's trajectories (a result or records, see trajectory.ts), or a
+ * - stored runs of the opinions lab: a community run's trajectories (its "trajectories" result, else
+ *   community-data.ts's trajectoriesFromRun over its round records), or a
  *   pure-simulation run replayed from its config and seed (the first `rounds` steps of every replica, checked
  *   against the stored n(t)).
  */
@@ -13,8 +14,9 @@ import { simulateGlauber } from '../../core/ising/simulate';
 import type { StudyItem } from '../../core/ising/study';
 import { opinionsLab } from './config';
 import { configFields, configGraph, simulationProblem, type OpinionsConfig } from './graph';
-import { TRAJECTORY_FORMAT, TRAJECTORY_RECORD_KEY, TRAJECTORY_RESULT, toIsingEpisode, type OpinionTrajectory } from './trajectory';
+import { TRAJECTORY_FORMAT, TRAJECTORY_RESULT, toIsingEpisode, type OpinionTrajectory } from './trajectory';
 import { TRAJECTORY_LIMITS, validateTrajectoryFile } from './trajectory-io';
+import { trajectoriesFromRun } from './community-data';
 
 /** The study's input: spins through toIsingEpisode, vote means kept for conviction and regimes. */
 export function studyItems(trajectories: readonly OpinionTrajectory[]): StudyItem[] {
@@ -119,16 +121,22 @@ export function trajectoriesFromBundle(bundle: RunBundle, opts: { rounds?: numbe
     if (!parsed.ok) return { ok: false, message: `run ${meta.id}, result "${TRAJECTORY_RESULT}": ${parsed.message}` };
     return { ok: true, trajectories: parsed.file.trajectories, source: 'result', note: `${parsed.file.trajectories.length} trajectories from the run's results` };
   }
-  const fromRecords = bundle.episodes.flatMap((e) => e.records.filter((r) => r && typeof r === 'object' && TRAJECTORY_RECORD_KEY in r).map((r) => r[TRAJECTORY_RECORD_KEY]));
-  if (fromRecords.length) {
-    const parsed = validateTrajectoryFile({ format: TRAJECTORY_FORMAT, trajectories: fromRecords });
-    if (!parsed.ok) return { ok: false, message: `run ${meta.id}, records: ${parsed.message}` };
-    return { ok: true, trajectories: parsed.file.trajectories, source: 'records', note: `${fromRecords.length} trajectories from the run's records` };
-  }
   const cfg = opinionsLab.schema.safeParse(meta.config);
   if (!cfg.success) return { ok: false, message: `run ${meta.id}: its config does not validate` };
   const config = cfg.data as OpinionsConfig;
-  if (config.mode !== 'simulation') return { ok: false, message: `run ${meta.id} is a community run without stored trajectories (yet)` };
+  if (config.mode === 'community') {
+    let raw: OpinionTrajectory[];
+    try {
+      raw = trajectoriesFromRun(config, bundle.episodes);
+    } catch (e) {
+      return { ok: false, message: `run ${meta.id}: its rounds could not be read (${(e as Error).message})` };
+    }
+    if (!raw.length) return { ok: false, message: `run ${meta.id} holds no complete trajectory yet (all ${config.community.rounds + 1} rounds of one question, graph and episode)` };
+    // Stored rounds may come from an imported bundle: they are checked like a file.
+    const parsed = validateTrajectoryFile(JSON.parse(JSON.stringify({ format: TRAJECTORY_FORMAT, trajectories: raw })));
+    if (!parsed.ok) return { ok: false, message: `run ${meta.id}: ${parsed.message}` };
+    return { ok: true, trajectories: parsed.file.trajectories, source: 'records', note: `${raw.length} complete community trajectories` };
+  }
   if (!bundle.episodes.length) return { ok: false, message: `run ${meta.id} has no finished episode` };
   const rounds = Math.min(opts.rounds ?? 8, config.dynamics.steps);
   const stored = new Map(bundle.episodes.map((e) => [e.index, e.records.map((r) => Number(r.n))]));

@@ -17,7 +17,11 @@ export interface Table {
   note?: string;
   columns: string[];
   rows: Cell[][];
+  /** Decimals shown for non-integers (the CSV keeps full precision). Default 3. */
+  digits?: number;
 }
+
+const SHORT: Record<StudyModelKind, string> = { one: '1 coupling', three: '3 couplings', five: '5 couplings', eps: 'ε form' };
 
 const COUPLING_COLUMNS = ['beta', 'betaPlus', 'betaMinus', 'beta0', 'betaPlusT', 'betaPlusF', 'betaMinusT', 'betaMinusF'] as const;
 
@@ -33,12 +37,12 @@ export function coefficientsTable(r: StudyResult): Table {
     rows.push([
       where,
       STUDY_MODEL_LABELS[f.kind],
-      ...couplingCells(f),
       f.fit.effective.friendly,
       f.fit.effective.unfriendly,
       f.fit.effective.friendlyWrong ?? null,
       f.fit.effective.unfriendlyWrong ?? null,
       f.fit.eps ?? null,
+      ...couplingCells(f),
       f.fit.nll,
       f.fit.converged ? 'yes' : `no (${f.fit.steps} steps)`,
       f.fit.unidentified.join(' ') || null,
@@ -52,7 +56,7 @@ export function coefficientsTable(r: StudyResult): Table {
       'friendly = β⁺+β₀ (β for one coupling), unfriendly = β₀−β⁻ (−β); five couplings give them for a neighbour holding the correct answer, and "(wrong)" for one holding the wrong one. ' +
       'The raw three couplings are not identifiable; the effective weights are. The ε form works in tanh units: 2× its weights compare with a Glauber fit. ' +
       'unidentified: couplings whose covariate is zero in the data (reported as 0).',
-    columns: ['fitted on', 'model', ...COUPLING_COLUMNS, 'friendly (β⁺+β₀)', 'unfriendly (β₀−β⁻)', 'friendly (wrong)', 'unfriendly (wrong)', 'ε', 'NLL', 'converged', 'unidentified'],
+    columns: ['fitted on', 'model', 'friendly (β⁺+β₀)', 'unfriendly (β₀−β⁻)', 'friendly (wrong)', 'unfriendly (wrong)', 'ε', ...COUPLING_COLUMNS, 'NLL', 'converged', 'unidentified'],
     rows,
   };
 }
@@ -101,6 +105,7 @@ export function accuracyTable(r: StudyResult): Table {
       (skipped.length ? ` Not run: ${skipped.join('; ')}.` : ''),
     columns: ['split', 'distribution', 'model', 'one-step', 'rollout', 'raw one-step', 'raw rollout', 'transitions'],
     rows,
+    digits: 1,
   };
 }
 
@@ -111,7 +116,7 @@ export function archetypeTables(r: StudyResult): { individual: Table; group: Tab
     const tot = keys.reduce((a, x) => a + counts[x], 0);
     return tot ? Math.round((1000 * counts[k]) / tot) / 10 : null;
   };
-  const cols = ['archetype', 'observed', ...kinds.map((k) => `rollout: ${STUDY_MODEL_LABELS[k]}`)];
+  const cols = ['archetype', 'observed', ...kinds.map((k) => `rollout: ${SHORT[k]}`)];
   const note = `Stochastic rollouts of the fits on all trajectories from each observed s(0), ${r.archetypes.rollouts} per trajectory.`;
   return {
     individual: {
@@ -119,6 +124,7 @@ export function archetypeTables(r: StudyResult): { individual: Table; group: Tab
       title: 'Individual archetypes (% of agents)',
       note: `Frozen: no switch, Switcher: 1, Intermittent: 2, Oscillator: more. ${note}`,
       columns: cols,
+      digits: 1,
       rows: INDIVIDUAL_ARCHETYPES.map((a) => [a, share(r.archetypes.observed.individual, INDIVIDUAL_ARCHETYPES, a), ...kinds.map((k) => share(r.archetypes.rollout[k]!.individual, INDIVIDUAL_ARCHETYPES, a))]),
     },
     group: {
@@ -126,6 +132,7 @@ export function archetypeTables(r: StudyResult): { individual: Table; group: Tab
       title: 'Group archetypes (% of groups)',
       note: `Split band δ = 0.2 on n(0) and n(T). ${note}`,
       columns: cols,
+      digits: 1,
       rows: GROUP_ARCHETYPES.map((a) => [a, share(r.archetypes.observed.group, GROUP_ARCHETYPES, a), ...kinds.map((k) => share(r.archetypes.rollout[k]!.group, GROUP_ARCHETYPES, a))]),
     },
   };
@@ -154,7 +161,7 @@ export function correctnessTable(r: StudyResult): Table | null {
       ['observed', c.observed.wrongToRight, c.observed.rightToWrong, c.observed.majorityCorrect[0] ?? null, c.observed.majorityCorrect.at(-1) ?? null],
       ...kinds.map((k) => {
         const x = c.rollout[k]!;
-        return [`rollout: ${STUDY_MODEL_LABELS[k]}`, x.wrongToRight, x.rightToWrong, x.majorityCorrect[0] ?? null, x.majorityCorrect.at(-1) ?? null] as Cell[];
+        return [`rollout: ${SHORT[k]}`, x.wrongToRight, x.rightToWrong, x.majorityCorrect[0] ?? null, x.majorityCorrect.at(-1) ?? null] as Cell[];
       }),
     ],
   };
@@ -186,7 +193,7 @@ export function tableCsv(t: Table): string {
 }
 
 /** Fixed-width text of a table, for the terminal. */
-export function tableText(t: Table, digits = 3): string {
+export function tableText(t: Table, digits = t.digits ?? 3): string {
   const cells = [t.columns, ...t.rows.map((r) => r.map((v) => showCell(v, digits)))];
   const keep = t.columns.map((_, j) => t.rows.some((r) => r[j] !== null));
   const w = t.columns.map((_, j) => Math.max(...cells.map((r) => String(r[j]).length)));

@@ -49,11 +49,10 @@ export function toIsingEpisode(t: OpinionTrajectory): IsingEpisode {
 }
 
 /**
- * How a stored run hands its trajectories to the Fit panel and `npm run lab -- ising fit` (either is enough):
- * - a derived result named TRAJECTORY_RESULT whose value is an OpinionTrajectory[] (or a TrajectoryFile), or
- * - record rows carrying the key TRAJECTORY_RECORD_KEY with one OpinionTrajectory each (e.g. one per episode).
- * Both are validated like an imported file. Pure-simulation runs need neither: their trajectories are replayed
- * from the stored config and seed (src/labs/opinions/fit-data.ts) and checked against the stored n(t).
+ * How a stored run hands its trajectories to the Fit panel and `npm run lab -- ising fit`: a derived result named
+ * TRAJECTORY_RESULT whose value is a TrajectoryFile (or an OpinionTrajectory[]), validated like an imported file.
+ * Without it, a community run's complete trajectories are rebuilt from its round records
+ * (community-data.ts, trajectoriesFromRun), and a pure-simulation run is replayed from its config and seed
+ * (fit-data.ts) and checked against the stored n(t).
  */
 export const TRAJECTORY_RESULT = 'trajectories';
-export const TRAJECTORY_RECORD_KEY = 'trajectory';
