@@ -71,7 +71,7 @@ export function duplicateScenario(custom: Custom, id: string, merged: ScenarioSe
   const s = getScenario(merged, id);
   if (!s) return { result: { ok: false, errors: [{ path: 'scenario', message: `no scenario "${id}"` }] }, id };
   const copyId = uniqueId(`${id.slice(0, 58)}-copy`, new Set(merged.scenarios.map((x) => x.id)));
-  const copy: ScenarioDef = { ...structuredClone(s), id: copyId, title: `${s.title} (copy)`.slice(0, 80) };
+  const copy: ScenarioDef = { ...(JSON.parse(JSON.stringify(s)) as ScenarioDef), id: copyId, title: `${s.title} (copy)`.slice(0, 80) };
   return { result: putScenario(custom, copy, merged), id: copyId };
 }
 
