@@ -38,7 +38,7 @@ describe('Synchrony on the embedded model (Node CPU)', () => {
       expect(e.tensors.statesA.shape).toEqual([nA, 7, 128]);
       expect(e.tensors.passiveA.shape).toEqual([nA, 7, 128]);
       // the passive reader's states differ from the acting agent's
-      expect(Array.from(e.tensors.passiveA.data.slice(128 * 6, 128 * 7))).not.toEqual(Array.from(e.tensors.statesA.data.slice(128 * 6, 128 * 7)));
+      expect(Array.from(e.tensors.passiveA.data as Float32Array).slice(128 * 6, 128 * 7)).not.toEqual(Array.from(e.tensors.statesA.data as Float32Array).slice(128 * 6, 128 * 7));
     }
     const analysis = bundle.results.find((r) => r.name === 'synchrony')!.value as SynchronyAnalysis;
     expect(analysis.episodes).toBe(3);
@@ -54,6 +54,6 @@ describe('Synchrony on the embedded model (Node CPU)', () => {
     const b = await runSynchrony(small);
     const withoutTimes = (rs: Record<string, unknown>[]) => rs.map(({ ms: _ms, ...r }) => r);
     expect(withoutTimes(b.bundle.episodes[0].records)).toEqual(withoutTimes(a.bundle.episodes[0].records));
-    expect(Array.from(b.bundle.episodes[0].tensors.statesB.data)).toEqual(Array.from(a.bundle.episodes[0].tensors.statesB.data));
+    expect(Array.from(b.bundle.episodes[0].tensors.statesB.data as Float32Array)).toEqual(Array.from(a.bundle.episodes[0].tensors.statesB.data as Float32Array));
   });
 });
