@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { FLAVOURS, launch, openPage, waitFor } from './setup/browser';
+import { encodeLinkFragment } from '../../src/core/config';
+import { validateConfig } from '../../src/core/config/validate';
+import { synchronyLab } from '../../src/labs/synchrony/config';
+import { listScenarios } from '../../src/labs/synchrony/scenarios/index';
+import type { SynchronyAnalysis } from '../../src/labs/synchrony/types';
+
+/** Three short episodes on the embedded model, on the flavour's backend. */
+function studyConfig(device: 'webgpu' | 'wasm') {
+  const checked = validateConfig(synchronyLab, {
+    seed: 11,
+    scenarios: listScenarios().slice(0, 3).map((s) => s.id),
+    pairingsPerScenario: 1,
+    bothOrders: false,
+    maxUtterancesPerAgent: 3,
+    maxNewTokens: 24,
+    runtime: { device, dtype: 'fp32' },
+  });
+  if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
+  return checked.value;
+}
+
+async function runState(page: Page) {
+  return page.evaluate(() => {
+    const el = document.querySelector('[data-run-status]');
+    const text = el?.querySelector('[role=progressbar]')?.getAttribute('aria-label') ?? '';
+    return { id: el?.getAttribute('data-run-id') ?? null, status: el?.getAttribute('data-run-status') ?? null, done: Number(/^(\d+)/.exec(text)?.[1] ?? 0) };
+  });
+}
+
+async function runAndWait(page: Page, episodes: number) {
+  await page.getByRole('button', { name: new RegExp(`^Run \\(${episodes} episodes?\\)`) }).click();
+  await waitFor(page, async () => ['done', 'failed'].includes((await runState(page)).status ?? ''), 200_000);
+  const state = await runState(page);
+  expect(state.status, await page.locator('[role=alert]').allTextContents().then((t) => t.join(' | '))).toBe('done');
+  return state;
+}
+
+async function storedAnalysis(page: Page, runId: string): Promise<SynchronyAnalysis> {
+  const results = await page.evaluate((id) => (window as unknown as { __socialMindsLab: { runResults(id: string): Promise<{ name: string; value: unknown }[]> } }).__socialMindsLab.runResults(id), runId);
+  return results.find((r) => r.name === 'synchrony')!.value as SynchronyAnalysis;
+}
+
+describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launch(flavour);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('runs 3 episodes on the embedded model, shows the transcript and both heatmaps, runs the passive control, and exports', async () => {
+    const config = studyConfig(flavour);
+    const { page, errors } = await openPage(browser, encodeLinkFragment(synchronyLab, config));
+    await page.getByRole('heading', { name: 'Synchrony', level: 1 }).waitFor();
+    const first = await runAndWait(page, 3);
+
+    const transcript = page.getByTestId('sync-transcript');
+    await transcript.waitFor();
+    expect((await transcript.textContent())!.length).toBeGreaterThan(20);
+    for (const id of ['sync-heatmap-ab', 'sync-heatmap-ba']) {
+      await page.getByTestId(id).locator('svg rect').first().waitFor({ timeout: 60_000 });
+    }
+    await page.getByTestId('sync-r2').waitFor();
+    const real = await storedAnalysis(page, first.id!);
+    expect(real.episodes).toBe(3);
+    expect(real.conditions[0].condition).toBe('real');
+    expect(real.conditions.some((c) => c.condition === 'passive')).toBe(false);
+    const meta = await page.evaluate(() => document.querySelector('[data-run-status]')?.textContent ?? '');
+    expect(meta).toContain(flavour === 'webgpu' ? 'webgpu/fp32' : 'wasm/fp32');
+
+    // the passive control: tick it and run again; the comparison then holds the passive condition
+    await page.getByLabel('Passive reader').check();
+    const second = await runAndWait(page, 3);
+    const withPassive = await storedAnalysis(page, second.id!);
+    expect(withPassive.conditions.map((c) => c.condition)).toContain('passive');
+    // the dialogue is the same link, seed and backend: the transcripts repeat exactly
+    expect(withPassive.parse).toEqual(real.parse);
+    await page.getByTestId('sync-compare').waitFor();
+
+    const download = page.waitForEvent('download');
+    await page.getByTestId('sync-export-jsonl').click();
+    const file = await (await download).path();
+    const lines = readFileSync(file!, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.kind === 'turn').length).toBe(withPassive.parse.turns);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it.runIf(flavour === 'wasm')('the headless run of the same link on wasm gives the same transcripts and SyncR²', async () => {
+    const config = studyConfig('wasm');
+    const { page } = await openPage(browser, encodeLinkFragment(synchronyLab, config));
+    await page.getByRole('heading', { name: 'Synchrony', level: 1 }).waitFor();
+    const state = await runAndWait(page, 3);
+    const inBrowser = await storedAnalysis(page, state.id!);
+    await page.context().close();
+
+    const { loadRunModels } = await import('../../cli/run-models');
+    const { runHeadless } = await import('../../src/core/runs/headless');
+    const { RUNNERS } = await import('../../src/labs/runners');
+    const loaded = await loadRunModels(['tiny-social'], { device: 'wasm', dtype: 'fp32' });
+    try {
+      const bundle = await runHeadless(synchronyLab, RUNNERS.synchrony!, config as Record<string, unknown>, { models: loaded.models });
+      const headless = bundle.results.find((r) => r.name === 'synchrony')!.value as SynchronyAnalysis;
+      expect(headless.parse).toEqual(inBrowser.parse);
+      const real = (a: SynchronyAnalysis) => a.conditions.find((c) => c.condition === 'real')!;
+      expect(real(headless).n).toBe(real(inBrowser).n);
+      if (real(inBrowser).syncR2 === null) expect(real(headless).syncR2).toBeNull();
+      else {
+        expect(Math.abs(real(headless).syncR2! - real(inBrowser).syncR2!)).toBeLessThan(1e-6);
+        const diff = real(headless).ab!.grid.reduce((m, v, i) => Math.max(m, Math.abs(v - real(inBrowser).ab!.grid[i])), 0);
+        expect(diff).toBeLessThan(1e-6);
+      }
+    } finally {
+      await loaded.dispose();
+    }
+  });
+});
