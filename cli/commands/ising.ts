@@ -8,7 +8,7 @@ import { LABS } from '../../src/labs/registry.ts';
 import type { FieldMode } from '../../src/core/ising/design.ts';
 import type { StudyModelKind, StudyOptions } from '../../src/core/ising/study.ts';
 import { netOpinion } from '../../src/core/ising/archetypes.ts';
-import { parseTrajectoryFiles, trajectoriesToJson, TRAJECTORY_LIMITS } from '../../src/labs/opinions/trajectory-io.ts';
+import { parseTrajectoryFiles, trajectoriesToCsv, trajectoriesToJson, TRAJECTORY_LIMITS } from '../../src/labs/opinions/trajectory-io.ts';
 import { poolTrajectories, simulationTrajectories, studyItems, summarizeTrajectories, trajectoriesFromBundle } from '../../src/labs/opinions/fit-data.ts';
 import { allTables, studyJson, tableText } from '../../src/labs/opinions/fit-tables.ts';
 import type { OpinionsConfig } from '../../src/labs/opinions/graph.ts';
@@ -18,6 +18,7 @@ const USAGE = [
   'npm run lab -- ising fit <trajectories.json | votes.csv [edges.csv] [features.csv] | run-bundle.zip …> [--seed S] [--test-fraction 0.25]',
   '                         [--field auto|features|bias|none] [--models one,three,five,eps] [--rollouts 10] [--rounds 8] [--out fit.json] [--json]',
   'npm run lab -- ising simulate <config.json | link> [--rounds T] [--replicas R] [--out trajectories.json] [--json]',
+  'npm run lab -- ising export <trajectories.json | CSV files | run-bundle.zip …> --out <file.json | prefix for prefix-votes.csv, -edges.csv, -features.csv> [--csv] [--rounds 8]',
 ].join('\n');
 
 const MODELS: StudyModelKind[] = ['one', 'three', 'five', 'eps'];
@@ -134,9 +135,32 @@ async function simulate({ positionals, values, json, out }: CliContext): Promise
   return 0;
 }
 
+/** A run's (or a file's) trajectories written as the JSON file or the CSV files: what the Fit panel's exports write. */
+async function exportTrajectories({ positionals, values, json, out }: CliContext): Promise<number> {
+  if (typeof values.out !== 'string') throw new CliUsageError('--out is required (a .json file, or with --csv a prefix)');
+  const trajectories = readTrajectories(positionals, numberOption(values.rounds, 'rounds', 8));
+  const written: string[] = [];
+  if (values.csv) {
+    const csv = trajectoriesToCsv(trajectories);
+    for (const [kind, text] of Object.entries(csv)) {
+      if (!text) continue;
+      const file = `${values.out}-${kind}.csv`;
+      writeFileSync(file, text);
+      written.push(file);
+    }
+  } else {
+    writeFileSync(values.out, trajectoriesToJson(trajectories));
+    written.push(values.out);
+  }
+  const summary = summarizeTrajectories(trajectories);
+  if (json) out(JSON.stringify({ ...summary, written }));
+  else out(`${summary.trajectories} trajectories (${summary.questions} questions, ${summary.graphs} graphs); wrote ${written.join(', ')}`);
+  return 0;
+}
+
 export const isingCommand: CliCommand = {
   name: 'ising',
-  summary: 'Opinion dynamics: fit the Glauber laws to trajectories (ising fit), or simulate a config into trajectories (ising simulate).',
+  summary: 'Opinion dynamics: fit the Glauber laws to trajectories (ising fit), simulate a config into trajectories (ising simulate), convert or extract trajectories (ising export).',
   usage: USAGE,
   options: {
     seed: { type: 'string' },
@@ -147,12 +171,14 @@ export const isingCommand: CliCommand = {
     rounds: { type: 'string' },
     replicas: { type: 'string' },
     out: { type: 'string' },
+    csv: { type: 'boolean' },
   },
   async run(ctx) {
     const [sub, ...rest] = ctx.positionals;
     const inner = { ...ctx, positionals: rest };
     if (sub === 'fit') return fit(inner);
     if (sub === 'simulate') return simulate(inner);
-    throw new CliUsageError(sub ? `unknown subcommand "${sub}" (fit or simulate)` : 'give a subcommand: fit or simulate');
+    if (sub === 'export') return exportTrajectories(inner);
+    throw new CliUsageError(sub ? `unknown subcommand "${sub}" (fit, simulate or export)` : 'give a subcommand: fit, simulate or export');
   },
 };

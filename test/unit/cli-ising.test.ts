@@ -75,6 +75,13 @@ describe('CLI: ising fit / simulate', { timeout: 120_000 }, () => {
     expect(j.net[0].length).toBe(7);
     const file = JSON.parse(readFileSync(out, 'utf8'));
     expect(file.trajectories.length).toBe(3);
+    // The same trajectories as CSV files, and back.
+    const e = await runCli(['ising', 'export', out, '--csv', '--out', join(dir, 'sim')]);
+    expect(e.code).toBe(0);
+    expect(e.stdout).toMatch(/3 trajectories .*sim-votes\.csv, .*sim-edges\.csv/);
+    const back = join(dir, 'back.json');
+    expect((await runCli(['ising', 'export', join(dir, 'sim-votes.csv'), join(dir, 'sim-edges.csv'), '--out', back])).code).toBe(0);
+    expect(JSON.parse(readFileSync(back, 'utf8'))).toEqual(file);
     const f = await runCli(['ising', 'fit', out, '--json', '--models', 'one', '--rollouts', '1']);
     expect(f.code).toBe(0);
     const splits = JSON.parse(f.stdout).result.splits;
