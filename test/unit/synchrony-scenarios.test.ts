@@ -377,6 +377,11 @@ describe('the editor operations (scenarios/edit.ts)', async () => {
   });
 
   it('duplicates, adds personas, and imports with the link cap', () => {
+    // The editor passes Svelte $state proxies, which structuredClone refuses; the operations must copy by value.
+    const plain = clone(small());
+    const proxied = new Proxy({ personas: plain.personas, scenarios: plain.scenarios.map((x) => new Proxy(x, {})) }, {});
+    const pd = duplicateScenario(proxied, 'kiln', mergeScenarioSets(S, proxied));
+    expect(pd.result.ok && pd.result.value!.scenarios.map((s) => s.id)).toEqual(['kiln', 'kiln-copy']);
     const d = duplicateScenario(undefined, 'norms-queue-jump', S);
     expect(d.id).toBe('norms-queue-jump-copy');
     expect(d.result.ok && d.result.value!.scenarios[0].title).toMatch(/\(copy\)$/);
