@@ -25,6 +25,8 @@ import {
 import { BUNDLED_PERSONAS, BUNDLED_PROBLEMS, BUNDLED_STATEMENTS } from '../../src/labs/opinions/community/sets';
 import { personaSchema, questionSchema, SET_LIMITS } from '../../src/labs/opinions/community/schema';
 import { toIsingEpisode } from '../../src/labs/opinions/trajectory';
+import { validateTrajectoryFile } from '../../src/labs/opinions/trajectory-io';
+import { trajectoriesFromBundle } from '../../src/labs/opinions/fit-data';
 
 /**
  * A deterministic stand-in for a language model: the reply depends only on the prompt and the seed. Votes follow the
@@ -252,6 +254,11 @@ describe('a community run on a deterministic fake model', () => {
     expect(trajs[0].id).toBe('o04/g0/e0');
     const fromResult = bundle.results.find((r) => r.name === 'trajectories')!.value as { trajectories: unknown[] };
     expect(fromResult.trajectories).toEqual(trajs);
+    // The Fit panel and `ising fit` read them from the run's result, validated like an imported file.
+    expect(validateTrajectoryFile(fromResult).ok).toBe(true);
+    const read = trajectoriesFromBundle(bundle);
+    expect(read.ok && read.source).toBe('result');
+    expect(read.ok && read.trajectories).toEqual(trajs);
     // Incomplete trajectories are left out unless asked for.
     expect(trajectoriesFromRun(c, bundle.episodes.slice(0, 4)).length).toBe(1);
     expect(trajectoriesFromRun(c, bundle.episodes.slice(0, 4), { partial: true }).map((t) => t.voteMeans.length)).toEqual([3, 1]);

@@ -1,0 +1,66 @@
+/**
+ * The LLM community run in the page, on the embedded model (wasm): N = 4, T = 1, K = 2 on a drawn graph. The run is
+ * stored round by round, the live view shows the parse counts and the inspector, and the personas panel refuses a
+ * hostile import.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, openPage, waitFor } from './setup/browser';
+import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
+import { opinionsLab } from '../../src/labs/opinions/config';
+
+function communityLink(): string {
+  const c = defaultConfig(opinionsLab);
+  c.mode = 'community';
+  c.seed = 3;
+  c.custom = { nodes: 4, edges: '0+1,1+2,2-3,0+3' };
+  c.community.rounds = 1;
+  c.community.votesPerRound = 2;
+  c.community.questionId = 'o03';
+  c.runtime.device = 'wasm';
+  c.runtime.dtype = 'fp32';
+  return encodeLinkFragment(opinionsLab, c);
+}
+
+describe('opinions community run in Chromium (wasm)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launch('wasm');
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('runs N=4, T=1, K=2 on tiny-social, shows parse counts and the inspector, and refuses a hostile persona file', async () => {
+    const { page, errors } = await openPage(browser, communityLink());
+    await page.getByTestId('personas-panel').waitFor();
+    expect(await page.getByTestId('q-o03').isChecked()).toBe(true);
+    expect(await page.getByTestId('assignment').locator('select').count()).toBe(4);
+
+    await page.getByRole('button', { name: /^Run \(2 episodes\)/ }).click();
+    await waitFor(page, async () => (await page.locator('[data-run-status]').getAttribute('data-run-status')) === 'done', 180_000);
+    const votes = (await page.getByTestId('vote-parse').textContent()) ?? '';
+    expect(votes).toMatch(/^\d+\/16 /);
+    expect((await page.getByTestId('message-parse').textContent()) ?? '').toMatch(/\d+\/\d+ attempts; \d+ undelivered/);
+
+    await page.getByTestId('inspect-agent').selectOption('1');
+    const inspector = page.getByTestId('community-inspector');
+    await expect.poll(async () => (await inspector.textContent()) ?? '').toMatch(/Agent 1/);
+    const text = (await inspector.textContent()) ?? '';
+    expect(text).toMatch(/Votes \(\d unparsed\)/);
+    expect(text).toMatch(/Friendly inbox \(\d\)/);
+    expect(text).toMatch(/You are an expert who has solved this other problem/);
+    expect(await inspector.locator('ol.votes li').count()).toBe(2);
+
+    const dir = mkdtempSync(join(tmpdir(), 'sets-'));
+    const file = join(dir, 'hostile.json');
+    writeFileSync(file, JSON.stringify({ personas: [{ id: 'x', text: '<img src=x onerror=alert(1)>' }] }));
+    await page.getByTestId('sets-import').setInputFiles(file);
+    await expect.poll(async () => (await page.getByTestId('sets-message').textContent()) ?? '').toMatch(/Import refused/);
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
