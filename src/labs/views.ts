@@ -10,4 +10,5 @@ export interface LabViewProps {
 /** A lab's own view, loaded on demand so the home page stays light. Labs without one show only the settings form. */
 export const LAB_VIEWS: Partial<Record<LabName, () => Promise<{ default: Component<LabViewProps> }>>> = {
   opinions: () => import('./opinions/OpinionsView.svelte'),
+  synchrony: () => import('./synchrony/SynchronyView.svelte'),
 };

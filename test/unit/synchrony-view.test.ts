@@ -168,8 +168,8 @@ describe('comparison data', () => {
       [5, 0.05],
     ]);
     expect(relationshipPoints(a).map((p) => [p.level, p.label])).toEqual([
-      [0, '0 strangers'],
-      [3, '3 friends'],
+      [0, '0 stranger'],
+      [3, '3 friend'],
     ]);
   });
   it('writes one CSV row per pair and condition', () => {

@@ -102,7 +102,8 @@ const role = (name: string) => /^(source|target|group|split)(?![a-z])/i.exec(nam
 
 export function syncInputFromNpy(files: NamedBytes[]): SyncInput {
   const arrays: Record<string, Tensorish> = {};
-  let json: { group?: unknown; split?: unknown } | null = null;
+  type Meta = { group?: unknown; split?: unknown };
+  let json = null as Meta | null;
   for (const f of files) {
     if (/\.json$/i.test(f.name)) {
       const parsed = parseJson(new TextDecoder().decode(f.bytes));
@@ -111,7 +112,7 @@ export function syncInputFromNpy(files: NamedBytes[]): SyncInput {
       if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ImportError(`${f.name}: expected an object {"group": [...], "split"?: [...]}`);
       const hostile = scanUntrusted(v);
       if (hostile.length) throw new ImportError(`${f.name}: ${hostile[0].path} ${hostile[0].message}`);
-      json = v as typeof json;
+      json = v as Meta;
       continue;
     }
     const r = role(f.name);

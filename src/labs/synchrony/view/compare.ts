@@ -3,7 +3,6 @@
  * Pure: unit-tested, and the same numbers go to the plots and the CSV.
  */
 import type { ConditionResult, SynchronyAnalysis } from '../types';
-import { RELATIONSHIP_LABELS, type RelationshipLevel } from '../../../core/prompts/synchrony';
 
 export interface ErrorPoint {
   id: string;
@@ -37,14 +36,17 @@ export function lagPoints(a: SynchronyAnalysis): Array<ErrorPoint & { k: number 
   return out.sort((x, y) => x.k - y.k);
 }
 
-/** SyncR² per relationship level (rel0 … rel5), labelled with the level's name. */
+/** Short names of the relationship levels 0..5, for axis labels (RELATIONSHIP_LABELS has the long ones). */
+export const RELATIONSHIP_SHORT = ['stranger', 'knows name', 'acquaintance', 'friend', 'romantic', 'family'];
+
+/** SyncR² per relationship level (rel0 … rel5), labelled with the level's short name. */
 export function relationshipPoints(a: SynchronyAnalysis): Array<ErrorPoint & { level: number }> {
   const out: Array<ErrorPoint & { level: number }> = [];
   for (const c of a.conditions) {
     const m = /^rel(\d)$/.exec(c.condition);
     if (!m) continue;
     const level = Number(m[1]);
-    out.push({ ...point(c, `${level} ${RELATIONSHIP_LABELS[level as RelationshipLevel] ?? ''}`.trim()), level });
+    out.push({ ...point(c, `${level} ${RELATIONSHIP_SHORT[level] ?? ''}`.trim()), level });
   }
   return out.sort((x, y) => x.level - y.level);
 }

@@ -1,0 +1,106 @@
+/**
+ * The Synchrony view on synthetic episodes (no model): stored records and states are handed to the page's run
+ * controller, and the view must show the transcript, analyse in the compute worker, draw both heatmaps and the
+ * comparison, export JSONL, and import states (a good file and a corrupt one). The end-to-end run on the embedded
+ * model is a separate test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, openPage, waitFor } from './setup/browser';
+import { defaultConfig } from '../../src/core/config';
+import { synchronyLab } from '../../src/labs/synchrony/config';
+import { writeSafetensors } from '../../src/core/safetensors';
+
+describe('synchrony view in Chromium (synthetic episodes)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launch('wasm');
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the transcript, both heatmaps, SyncR² and the comparison, exports JSONL and imports states', async () => {
+    const { page, errors } = await openPage(browser, '#/synchrony');
+    await page.getByTestId('sync-transcript').waitFor();
+    const config = { ...defaultConfig(synchronyLab), controls: { passiveReader: false, byRelationship: true } };
+    await page.evaluate((config) => {
+      let s = 12345;
+      const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+      const L = 4;
+      const H = 8;
+      const episodes = [];
+      for (let g = 0; g < 10; g++) {
+        const turns = 8;
+        let z = Array.from({ length: H }, rand);
+        const states: Record<'A' | 'B', number[]> = { A: [], B: [] };
+        const records: Record<string, unknown>[] = [
+          { kind: 'meta', scenarioId: `s${g}`, scenarioTitle: `Scenario ${g}`, pairing: 0, seed: 0, first: 'A', relationship: g % 2 ? 3 : 0, modelA: 'tiny-social', modelB: 'tiny-social', pairIndex: 0, group: g, names: { A: 'Ana', B: 'Ben' } },
+        ];
+        for (let t = 0; t < turns; t++) {
+          const speaker = t % 2 ? 'B' : 'A';
+          for (let l = 0; l <= L; l++) for (let h = 0; h < H; h++) states[speaker].push(z[h] * (1 + 0.2 * l) + 0.05 * rand());
+          records.push({ kind: 'turn', turn: t, speaker, text: t === 2 ? '' : `line ${t} <b>not markup</b>`, parsed: t !== 2, ...(t === 2 ? { parseError: 'empty reply' } : {}), leaves: t === turns - 1, promptTokens: 10, newTokens: 5, ms: 3 });
+          z = z.map((v, h) => 0.8 * z[(h + 1) % H] + 0.4 * rand());
+        }
+        const tensor = (xs: number[]) => ({ dtype: 'F32', shape: [xs.length / ((L + 1) * H), L + 1, H], data: Float32Array.from(xs) });
+        episodes.push({ index: g, records, tensors: { statesA: tensor(states.A), statesB: tensor(states.B) } });
+      }
+      const rc = (globalThis as unknown as { __socialMindsLab: { runController: Record<string, unknown> } }).__socialMindsLab.runController;
+      const now = new Date().toISOString();
+      rc.active = { id: 'run-synthetic', lab: 'synchrony', schemaVersion: 2, config, seed: 0, backend: 'none', dtype: null, status: 'done', episodesDone: 10, episodesTotal: 10, createdAt: now, updatedAt: now };
+      rc.episodes = episodes;
+    }, config);
+
+    const transcript = page.getByTestId('sync-transcript');
+    await expect.poll(() => transcript.getAttribute('data-episodes')).toBe('10');
+    expect(await transcript.textContent()).toContain('line 1 <b>not markup</b>');
+    expect(await transcript.locator('li[data-parsed="false"]').count()).toBe(1);
+    expect(await transcript.textContent()).toContain('leaves');
+
+    await page.getByTestId('sync-heatmap-ab').waitFor({ timeout: 60_000 });
+    await page.getByTestId('sync-heatmap-ba').waitFor();
+    expect(await page.getByTestId('sync-heatmap-ab').getAttribute('data-rows')).toBe('4');
+    expect(await page.getByTestId('sync-heatmap-ab').locator('rect.best').count()).toBe(4);
+    const r2 = Number(await page.getByTestId('sync-r2').getAttribute('data-value'));
+    expect(r2).toBeGreaterThan(0.3);
+    expect(await page.getByTestId('sync-toy-note').first().isVisible()).toBe(true);
+    expect(await page.getByTestId('sync-compare').getAttribute('data-conditions')).toContain('real');
+    await page.getByTestId('sync-compare-relationship').waitFor();
+    await page.getByTestId('sync-judge-needs').waitFor();
+
+    // Keyboard: the heatmap reads out the focused cell.
+    await page.getByTestId('sync-heatmap-ab').locator('.plot').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByTestId('sync-heatmap-ab').locator('.readout').textContent()).toMatch(/source\) 2, .*target\) 1: test R²/);
+
+    const dir = mkdtempSync(join(tmpdir(), 'sync-'));
+    const download = page.waitForEvent('download');
+    await page.getByTestId('sync-export-jsonl').click();
+    const file = join(dir, 'episodes.jsonl');
+    await (await download).saveAs(file);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(90);
+    expect(lines[0]).toMatchObject({ episode: 0, kind: 'meta' });
+
+    // Bring your own data: a corrupt file gives a message; a good one a heatmap and SyncR².
+    const input = page.getByTestId('sync-byod-file');
+    await input.setInputFiles({ name: 'bad.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from([255, 255, 255, 255, 255, 255, 255, 255, 1, 2]) });
+    await expect.poll(async () => (await page.getByTestId('sync-byod-error').textContent()) ?? '').toMatch(/bad\.safetensors: safetensors: header length/);
+    const n = 40;
+    const src = Float32Array.from({ length: n * 3 * 5 }, (_, i) => Math.sin(i * 1.3));
+    const tgt = Float32Array.from({ length: n * 2 * 5 }, (_, i) => Math.sin(Math.floor(i / 10) * 15 * 1.3 + (i % 5) * 1.3) + 0.01 * Math.cos(i));
+    const group = Int32Array.from({ length: n }, (_, i) => Math.floor(i / 4));
+    const good = writeSafetensors({ source: { shape: [n, 3, 5], data: src }, target: { shape: [n, 2, 5], data: tgt }, group: { shape: [n], data: group } });
+    await input.setInputFiles({ name: 'mine.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(good) });
+    await page.getByTestId('sync-byod-result').waitFor({ timeout: 60_000 });
+    expect(Number.isFinite(Number(await page.getByTestId('sync-byod-result').getAttribute('data-value')))).toBe(true);
+    expect(await page.getByTestId('sync-byod-error').count()).toBe(0);
+    await page.screenshot({ path: join(tmpdir(), 'synchrony-view.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+});
