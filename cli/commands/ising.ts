@@ -83,7 +83,7 @@ async function fit({ positionals, values, json, out, err }: CliContext): Promise
   const lines = [
     `${summary.trajectories} trajectories, ${summary.questions} questions (${summary.objective} objective), ${summary.graphs} graphs, N = ${summary.agents.join('–')}, T = ${summary.rounds.join('–')}; field: ${result.field}; seed ${result.seed}`,
     '',
-    ...allTables(result).filter((t) => t.id !== 'regimes').flatMap((t) => [tableText(t), '']),
+    ...allTables(result, trajectories[0]?.featureNames).filter((t) => t.id !== 'regimes').flatMap((t) => [tableText(t), '']),
     `Regimes (final round): ${Object.entries(result.regimes.counts).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   ];
   if (typeof values.out === 'string') lines.push(`wrote ${values.out}`);

@@ -62,14 +62,14 @@ export function coefficientsTable(r: StudyResult): Table {
 }
 
 /** Field weights of the all-trajectories fits (one row per weight). */
-export function fieldWeightsTable(r: StudyResult): Table {
+export function fieldWeightsTable(r: StudyResult, names?: readonly string[]): Table {
   const F = Math.max(0, ...r.full.map((f) => f.fit.fieldWeights.length));
   return {
     id: 'field-weights',
     title: 'Field weights g = wᵀφ (all trajectories)',
     note: r.field === 'bias' ? 'one bias weight per model (no features)' : r.field === 'none' ? 'no field' : 'w for each feature column φ',
     columns: ['weight', ...r.full.map((f) => STUDY_MODEL_LABELS[f.kind])],
-    rows: Array.from({ length: F }, (_, k) => [r.field === 'bias' ? 'bias' : `w${k}`, ...r.full.map((f) => f.fit.fieldWeights[k] ?? null)]),
+    rows: Array.from({ length: F }, (_, k) => [r.field === 'bias' ? 'bias' : names?.length === F ? `w(${names[k]})` : `w${k}`, ...r.full.map((f) => f.fit.fieldWeights[k] ?? null)]),
   };
 }
 
@@ -167,9 +167,9 @@ export function correctnessTable(r: StudyResult): Table | null {
   };
 }
 
-export function allTables(r: StudyResult): Table[] {
+export function allTables(r: StudyResult, featureNames?: readonly string[]): Table[] {
   const a = archetypeTables(r);
-  return [coefficientsTable(r), accuracyTable(r), fieldWeightsTable(r), a.individual, a.group, regimesTable(r), correctnessTable(r)].filter((t): t is Table => t !== null);
+  return [coefficientsTable(r), accuracyTable(r), fieldWeightsTable(r, featureNames), a.individual, a.group, regimesTable(r), correctnessTable(r)].filter((t): t is Table => t !== null);
 }
 
 function fmt(x: number, d = 3): string {
