@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { launch, openPage, waitFor } from './setup/browser';
 import { defaultConfig } from '../../src/core/config';
 import { synchronyLab } from '../../src/labs/synchrony/config';
-import { writeSafetensors } from '../../src/core/safetensors';
 
 describe('synchrony view in Chromium (synthetic episodes)', () => {
   let browser: Browser;
@@ -91,16 +90,20 @@ describe('synchrony view in Chromium (synthetic episodes)', () => {
     const input = page.getByTestId('sync-byod-file');
     await input.setInputFiles({ name: 'bad.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from([255, 255, 255, 255, 255, 255, 255, 255, 1, 2]) });
     await expect.poll(async () => (await page.getByTestId('sync-byod-error').textContent()) ?? '').toMatch(/bad\.safetensors: safetensors: header length/);
-    const n = 40;
-    const src = Float32Array.from({ length: n * 3 * 5 }, (_, i) => Math.sin(i * 1.3));
-    const tgt = Float32Array.from({ length: n * 2 * 5 }, (_, i) => Math.sin(Math.floor(i / 10) * 15 * 1.3 + (i % 5) * 1.3) + 0.01 * Math.cos(i));
-    const group = Int32Array.from({ length: n }, (_, i) => Math.floor(i / 4));
-    const good = writeSafetensors({ source: { shape: [n, 3, 5], data: src }, target: { shape: [n, 2, 5], data: tgt }, group: { shape: [n], data: group } });
-    await input.setInputFiles({ name: 'mine.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(good) });
+    // Round trip: the A→B samples exported in the sync format give the analysis's own A→B SyncR² when imported.
+    const samples = page.waitForEvent('download');
+    await page.getByTestId('sync-export-samples-ab').click();
+    const samplesFile = join(dir, 'ab.safetensors');
+    await (await samples).saveAs(samplesFile);
+    await input.setInputFiles(samplesFile);
     await page.getByTestId('sync-byod-result').waitFor({ timeout: 60_000 });
+    const imported = Number(await page.getByTestId('sync-byod-result').getAttribute('data-value'));
+    expect(imported).toBeCloseTo(Number(await page.getByTestId('sync-r2').getAttribute('data-ab')), 9);
     expect(Number.isFinite(Number(await page.getByTestId('sync-byod-result').getAttribute('data-value')))).toBe(true);
     expect(await page.getByTestId('sync-byod-error').count()).toBe(0);
-    await page.screenshot({ path: join(tmpdir(), 'synchrony-view.png'), fullPage: true });
+    // The scenario editor loads when opened.
+    await page.getByTestId('sync-scenarios').locator('summary').click();
+    await expect.poll(async () => (await page.getByTestId('sync-scenarios').textContent())?.includes('Loading the scenario editor') === false && (await page.getByTestId('sync-scenarios').locator('input, select, button').count()) > 0).toBe(true);
     expect(errors).toEqual([]);
   });
 });

@@ -283,3 +283,47 @@ describe('exports', () => {
     expect(back.analyses[0].conditions[0].ab.grid).toEqual([0.5]);
   });
 });
+
+describe('sync-format samples export', () => {
+  /** Episodes whose B state at t+1 follows A's at t (a latent walk), 10 groups, 8 turns each. */
+  function synthetic(): Episode[] {
+    let s = 7;
+    const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    const L = 3;
+    const H = 6;
+    return Array.from({ length: 10 }, (_, g) => {
+      let z = Array.from({ length: H }, rand);
+      const states: Record<'A' | 'B', number[]> = { A: [], B: [] };
+      const records: Record<string, unknown>[] = [{ ...meta, group: g, relationship: g % 3 }];
+      for (let t = 0; t < 8; t++) {
+        const speaker = t % 2 ? 'B' : 'A';
+        for (let l = 0; l <= L; l++) for (let h = 0; h < H; h++) states[speaker].push(z[h] * (1 + 0.3 * l) + 0.05 * rand());
+        records.push(turn(t, speaker, `t${t}`));
+        z = z.map((_, h) => 0.8 * z[(h + 1) % H] + 0.4 * rand());
+      }
+      const tensor = (xs: number[]) => ({ dtype: 'F32' as const, shape: [xs.length / ((L + 1) * H), L + 1, H], data: Float32Array.from(xs) });
+      return { index: g, records, tensors: { statesA: tensor(states.A), statesB: tensor(states.B) } };
+    });
+  }
+
+  it('gives the analysis its own A→B and B→A SyncR² when read back (the CLI sync and the import see the same samples)', async () => {
+    const { analyzeSynchrony } = await import('../../src/labs/synchrony/analysis');
+    const { syncR2 } = await import('../../src/core/synchrony');
+    const { defaultConfig } = await import('../../src/core/config');
+    const { synchronyLab } = await import('../../src/labs/synchrony/config');
+    const { syncSamplesSafetensors } = await import('../../src/labs/synchrony/view/exports');
+    const eps = synthetic();
+    const config = defaultConfig(synchronyLab);
+    const real = analyzeSynchrony(config as never, eps).conditions.find((c) => c.condition === 'real')!;
+    for (const from of ['A', 'B'] as const) {
+      const out = syncSamplesSafetensors(eps, { from });
+      const input = syncInputFromFiles([{ name: 's.safetensors', bytes: out.bytes }]);
+      const r = syncR2(input.source, input.target, input.group, { alpha: config.analysis.alpha, splitSeeds: config.analysis.splitSeeds, testFraction: config.analysis.testFraction });
+      const dir = from === 'A' ? real.ab! : real.ba!;
+      expect(out.n).toBe(dir.n);
+      expect(r.syncR2).toBeCloseTo(dir.syncR2, 12);
+      expect(Array.from(r.r2)).toEqual(dir.grid.map((v) => expect.closeTo(v, 12)));
+    }
+    expect(() => syncSamplesSafetensors([{ index: 0, records: [], tensors: {} }])).toThrow();
+  });
+});
