@@ -9,6 +9,8 @@ import { launch, openPage, waitFor } from './setup/browser';
 import { syntheticTrajectories } from '../../src/labs/opinions/synthetic-trajectories';
 import { trajectoriesToJson } from '../../src/labs/opinions/trajectory-io';
 import { TRAJECTORY_FORMAT } from '../../src/labs/opinions/trajectory';
+import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
+import { opinionsLab } from '../../src/labs/opinions/config';
 
 const dir = mkdtempSync(join(tmpdir(), 'fit-'));
 const truth = { kind: 'three' as const, betaPlus: 0.5, betaMinus: 0.6, beta0: 0.3 };
@@ -73,6 +75,31 @@ describe('opinions Fit panel in Chromium', () => {
     const download = page.waitForEvent('download');
     await page.getByTestId('fit-table-accuracy').getByRole('button', { name: 'CSV' }).click();
     expect((await download).suggestedFilename()).toBe('fit-accuracy.csv');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('fits a stored simulation run, replayed from its seed', async () => {
+    const c = defaultConfig(opinionsLab);
+    c.graph.generator = 'random';
+    c.graph.agents = 20;
+    c.graph.edgeBudget = 50;
+    c.dynamics.steps = 30;
+    c.dynamics.replicas = 3;
+    const { page, errors } = await openPage(browser, encodeLinkFragment(opinionsLab, c));
+    await page.getByRole('button', { name: 'Run (3 episodes)' }).click();
+    await page.locator('[data-run-status="done"]').waitFor({ timeout: 60_000 });
+    const panel = page.getByTestId('fit-panel');
+    await panel.getByRole('button', { name: /refresh/i }).first().click();
+    const runId = await page.locator('[data-run-id]').getAttribute('data-run-id');
+    await panel.getByRole('checkbox', { name: new RegExp(runId!) }).check();
+    await panel.locator('input[type=number]').first().fill('10');
+    await panel.getByRole('button', { name: 'Use selected runs' }).click();
+    await page.getByTestId('fit-summary').waitFor();
+    expect(await page.getByTestId('fit-summary').innerText()).toBe('3 trajectories, 1 question (0 objective), 1 graph, N = 20, T = 10, no field features (bias-only field).');
+    await page.getByTestId('fit-run').click();
+    await page.getByTestId('fit-table-accuracy').waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('fit-table-accuracy').innerText()).toMatch(/Not run: held-out questions: needs at least two questions/);
     expect(errors).toEqual([]);
     await page.context().close();
   });
