@@ -5,13 +5,53 @@
  * model is a separate test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, openPage, waitFor } from './setup/browser';
 import { defaultConfig } from '../../src/core/config';
 import { synchronyLab } from '../../src/labs/synchrony/config';
+
+/**
+ * Hands synthetic stored episodes to the page's run controller as a finished Synchrony run: a latent walk makes the
+ * partner's next state predictable from the speaker's. Episode g belongs to model pair g mod pairs and group g.
+ */
+async function inject(page: Page, config: Record<string, unknown>, opts: { episodes: number; pairs: Array<[string, string]>; judge?: boolean }) {
+  await page.evaluate(
+    ({ config, opts }) => {
+      let s = 12345;
+      const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+      const L = 4;
+      const H = 8;
+      const episodes = [];
+      for (let g = 0; g < opts.episodes; g++) {
+        const turns = 8;
+        const pairIndex = g % opts.pairs.length;
+        const [modelA, modelB] = opts.pairs[pairIndex];
+        let z = Array.from({ length: H }, rand);
+        const states: Record<'A' | 'B', number[]> = { A: [], B: [] };
+        const records: Record<string, unknown>[] = [
+          { kind: 'meta', scenarioId: `s${g}`, scenarioTitle: `Scenario ${g}`, pairing: 0, seed: 0, first: 'A', relationship: g % 2 ? 3 : 0, modelA, modelB, pairIndex, group: g, names: { A: 'Ana', B: 'Ben' } },
+        ];
+        for (let t = 0; t < turns; t++) {
+          const speaker = t % 2 ? 'B' : 'A';
+          for (let l = 0; l <= L; l++) for (let h = 0; h < H; h++) states[speaker].push(z[h] * (1 + 0.2 * l) + 0.05 * rand());
+          records.push({ kind: 'turn', turn: t, speaker, text: t === 2 ? '' : `line ${t} <b>not markup</b>`, parsed: t !== 2, ...(t === 2 ? { parseError: 'empty reply' } : {}), leaves: t === turns - 1, promptTokens: 10, newTokens: 5, ms: 3 });
+          z = z.map((_, h) => 0.8 * z[(h + 1) % H] + (0.3 + 0.1 * pairIndex) * rand());
+        }
+        if (opts.judge) for (const target of ['A', 'B']) records.push({ kind: 'judge', target, ok: true, attempts: 1, overall: 2 + pairIndex + 0.5 * rand() });
+        const tensor = (xs: number[]) => ({ dtype: 'F32', shape: [xs.length / ((L + 1) * H), L + 1, H], data: Float32Array.from(xs) });
+        episodes.push({ index: g, records, tensors: { statesA: tensor(states.A), statesB: tensor(states.B) } });
+      }
+      const rc = (globalThis as unknown as { __socialMindsLab: { runController: Record<string, unknown> } }).__socialMindsLab.runController;
+      const now = new Date().toISOString();
+      rc.active = { id: 'run-synthetic', lab: 'synchrony', schemaVersion: 2, config, seed: 0, backend: 'none', dtype: null, status: 'done', episodesDone: opts.episodes, episodesTotal: opts.episodes, createdAt: now, updatedAt: now };
+      rc.episodes = episodes;
+    },
+    { config, opts },
+  );
+}
 
 describe('synchrony view in Chromium (synthetic episodes)', () => {
   let browser: Browser;
@@ -26,33 +66,7 @@ describe('synchrony view in Chromium (synthetic episodes)', () => {
     const { page, errors } = await openPage(browser, '#/synchrony');
     await page.getByTestId('sync-transcript').waitFor();
     const config = { ...defaultConfig(synchronyLab), controls: { passiveReader: false, byRelationship: true } };
-    await page.evaluate((config) => {
-      let s = 12345;
-      const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
-      const L = 4;
-      const H = 8;
-      const episodes = [];
-      for (let g = 0; g < 10; g++) {
-        const turns = 8;
-        let z = Array.from({ length: H }, rand);
-        const states: Record<'A' | 'B', number[]> = { A: [], B: [] };
-        const records: Record<string, unknown>[] = [
-          { kind: 'meta', scenarioId: `s${g}`, scenarioTitle: `Scenario ${g}`, pairing: 0, seed: 0, first: 'A', relationship: g % 2 ? 3 : 0, modelA: 'tiny-social', modelB: 'tiny-social', pairIndex: 0, group: g, names: { A: 'Ana', B: 'Ben' } },
-        ];
-        for (let t = 0; t < turns; t++) {
-          const speaker = t % 2 ? 'B' : 'A';
-          for (let l = 0; l <= L; l++) for (let h = 0; h < H; h++) states[speaker].push(z[h] * (1 + 0.2 * l) + 0.05 * rand());
-          records.push({ kind: 'turn', turn: t, speaker, text: t === 2 ? '' : `line ${t} <b>not markup</b>`, parsed: t !== 2, ...(t === 2 ? { parseError: 'empty reply' } : {}), leaves: t === turns - 1, promptTokens: 10, newTokens: 5, ms: 3 });
-          z = z.map((v, h) => 0.8 * z[(h + 1) % H] + 0.4 * rand());
-        }
-        const tensor = (xs: number[]) => ({ dtype: 'F32', shape: [xs.length / ((L + 1) * H), L + 1, H], data: Float32Array.from(xs) });
-        episodes.push({ index: g, records, tensors: { statesA: tensor(states.A), statesB: tensor(states.B) } });
-      }
-      const rc = (globalThis as unknown as { __socialMindsLab: { runController: Record<string, unknown> } }).__socialMindsLab.runController;
-      const now = new Date().toISOString();
-      rc.active = { id: 'run-synthetic', lab: 'synchrony', schemaVersion: 2, config, seed: 0, backend: 'none', dtype: null, status: 'done', episodesDone: 10, episodesTotal: 10, createdAt: now, updatedAt: now };
-      rc.episodes = episodes;
-    }, config);
+    await inject(page, config, { episodes: 10, pairs: [['tiny-social', 'tiny-social']] });
 
     const transcript = page.getByTestId('sync-transcript');
     await expect.poll(() => transcript.getAttribute('data-episodes')).toBe('10');
@@ -104,6 +118,30 @@ describe('synchrony view in Chromium (synthetic episodes)', () => {
     // The scenario editor loads when opened.
     await page.getByTestId('sync-scenarios').locator('summary').click();
     await expect.poll(async () => (await page.getByTestId('sync-scenarios').textContent())?.includes('Loading the scenario editor') === false && (await page.getByTestId('sync-scenarios').locator('input, select, button').count()) > 0).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('correlates judge performance with SyncR² across model pairs, with a partial r given ability scores', async () => {
+    const { page, errors } = await openPage(browser, '#/synchrony');
+    await page.getByTestId('sync-transcript').waitFor();
+    const pairs: Array<[string, string]> = [
+      ['m1', 'm2'],
+      ['m2', 'm3'],
+      ['m1', 'm3'],
+      ['m3', 'm3'],
+    ];
+    const config = { ...defaultConfig(synchronyLab), pairs: pairs.map(([a, b]) => ({ a, b })), judge: { enabled: true, model: 'tiny-social' } };
+    await inject(page, config, { episodes: 24, pairs, judge: true });
+    const judge = page.getByTestId('sync-judge');
+    await expect.poll(() => judge.getAttribute('data-pairs'), { timeout: 60_000 }).toBe('4');
+    await expect.poll(async () => (await page.getByTestId('sync-judge-r').textContent()) ?? '').toMatch(/Pearson r = -?\d\.\d{3}, p = \d\.\d{4} \(n = 4 pairs\)/);
+    expect(await page.getByTestId('sync-judge-r').textContent()).toContain('enter an ability score');
+    expect(await page.getByTestId('sync-judge-scatter').locator('circle').count()).toBe(4);
+    expect(await page.getByTestId('sync-pair-picker').locator('option').count()).toBe(4);
+    const inputs = judge.locator('fieldset input');
+    expect(await inputs.count()).toBe(3);
+    for (const [i, v] of ['60', '70', '75'].entries()) await inputs.nth(i).fill(v);
+    await expect.poll(async () => (await page.getByTestId('sync-judge-r').textContent()) ?? '').toMatch(/partial r given ability = -?\d\.\d{3}, p = \d\.\d{4} \(df 1\)/);
     expect(errors).toEqual([]);
   });
 });
