@@ -182,3 +182,11 @@ describe('synchrony analysis on a model whose states follow the dialogue', () =>
     expect(a.conditions[0].warnings.join(' ')).toMatch(/at least 2/);
   });
 });
+
+describe('synchrony plan', () => {
+  it('refuses a config that names a scenario the library does not have', () => {
+    const noPairings: ScenarioSource = { ...source, pairings: (_c, id) => (id === 'ghost' ? 0 : 2) };
+    const plan = createSynchronyRunner(noPairings).plan(config({ scenarios: ['s0', 'ghost'] }));
+    expect(plan.unavailable).toMatch(/Unknown scenario.*ghost/);
+  });
+});

@@ -133,6 +133,8 @@ export function createSynchronyRunner(source: ScenarioSource): LabRunner<Synchro
   return {
     lab: 'synchrony',
     plan(config) {
+      const missing = source.ids(config).filter((id) => source.pairings(config, id) === 0);
+      if (missing.length) return { episodes: 0, bytesPerEpisode: 0, models: modelsOf(config), unavailable: `Unknown scenario${missing.length > 1 ? 's' : ''} (or without persona pairings): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}. Pick scenarios from the library or add them in the editor.` };
       const queue = buildQueue(config, source);
       if (!queue.length) return { episodes: 0, bytesPerEpisode: 0, models: modelsOf(config), unavailable: 'No scenario to run: pick at least one scenario.' };
       // 16 utterances × (L+1)·H floats, sized for a 1B model (17 × 2048), twice with the passive control.
