@@ -61,11 +61,12 @@ describe('lab CLI', () => {
     expect(values(first.stdout)).toEqual(values(second.stdout));
   });
 
-  it('run refuses a lab that needs models it cannot run yet, with a reason', async () => {
-    const c = { ...smallConfig(), mode: 'community' as const };
+  it('run refuses a config its plan cannot run, with a reason, before loading any model', async () => {
+    // An LLM community on the default 64×64 lattice: 4096 agents is more than a community may have.
+    const c = { ...defaultConfig(opinionsLab), mode: 'community' as const };
     const { code, stderr } = await cli('run', encodeLinkFragment(opinionsLab, c), '--out', mkdtempSync(join(tmpdir(), 'x')));
-    expect(code).toBe(1);
-    expect(stderr).toMatch(/not available/);
+    expect(stderr).toMatch(/4096 agents is too large/);
+    expect(code).toBe(2);
   });
 
   it('unknown commands exit 2', async () => {
