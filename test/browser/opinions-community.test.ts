@@ -63,4 +63,15 @@ describe('opinions community run in Chromium (wasm)', () => {
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     expect(errors).toEqual([]);
   });
+
+  it('switching to community on the default 64×64 lattice says why it cannot run, and one click gives a graph that can', async () => {
+    const c = defaultConfig(opinionsLab);
+    c.mode = 'community';
+    const { page, errors } = await openPage(browser, encodeLinkFragment(opinionsLab, c));
+    await page.getByText('4096 agents is too large').first().waitFor();
+    await page.getByTestId('small-graph').click();
+    await page.getByRole('button', { name: 'Run (9 episodes)' }).waitFor();
+    expect(await page.getByTestId('assignment').locator('select').count()).toBe(16);
+    expect(errors).toEqual([]);
+  });
 });
