@@ -4,11 +4,11 @@
  * hostile import.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, openPage, waitFor } from './setup/browser';
+import { baseUrl, launch, openPage, waitFor } from './setup/browser';
 import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
 
@@ -72,6 +72,56 @@ describe('opinions community run in Chromium (wasm)', () => {
     await page.getByTestId('small-graph').click();
     await page.getByRole('button', { name: 'Run (9 episodes)' }).waitFor();
     expect(await page.getByTestId('assignment').locator('select').count()).toBe(16);
+    expect(errors).toEqual([]);
+  });
+
+  it('a community run reloaded mid-trajectory resumes at the next round and repeats the uninterrupted run exactly', async () => {
+    const c = defaultConfig(opinionsLab);
+    c.mode = 'community';
+    c.seed = 9;
+    c.custom = { nodes: 4, edges: '0+1,1-2,2+3' };
+    c.community.rounds = 4;
+    c.community.votesPerRound = 2;
+    c.community.questionId = 's02';
+    c.runtime.device = 'wasm';
+    c.runtime.dtype = 'fp32';
+    const link = encodeLinkFragment(opinionsLab, c);
+    const status = (page: Page) =>
+      page.evaluate(() => {
+        const el = document.querySelector('[data-run-status]');
+        const text = el?.querySelector('[role=progressbar]')?.getAttribute('aria-label') ?? '';
+        return { status: el?.getAttribute('data-run-status') ?? null, done: Number(/^(\d+)/.exec(text)?.[1] ?? 0) };
+      });
+    const records = (page: Page) =>
+      page.evaluate(() => {
+        const rc = (window as unknown as { __socialMindsLab: { runController: { episodes: { index: number; records: Record<string, unknown>[] }[] } } }).__socialMindsLab.runController;
+        return JSON.stringify(rc.episodes.map((e) => [e.index, e.records.map((r) => ({ ...r, seconds: 0 }))]));
+      });
+
+    const { page, errors } = await openPage(browser, link);
+    await page.getByRole('button', { name: /^Run \(5 episodes\)/ }).click();
+    await waitFor(page, async () => (await status(page)).done >= 2, 120_000);
+    await page.reload();
+    await page.goto(`${baseUrl()}#/runs`);
+    const row = page.locator('tr[data-run-id]').first();
+    await row.getByText('interrupted').waitFor();
+    const storedBefore = Number((await row.locator('td').nth(3).textContent())!.split('/')[0]);
+    expect(storedBefore).toBeGreaterThanOrEqual(2);
+    expect(storedBefore).toBeLessThan(5);
+    await row.getByRole('button', { name: 'Resume' }).click();
+    await waitFor(page, async () => (await status(page)).status === 'done', 180_000);
+    // The community view follows the resumed run even though the runs page opened the lab's default config.
+    await page.getByTestId('community-view').getByText('Round 4 of 4').waitFor();
+    const resumed = await records(page);
+
+    const firstId = await page.locator('[data-run-id]').getAttribute('data-run-id');
+    await page.goto(`${baseUrl()}${link}`);
+    await page.getByRole('button', { name: /^Run \(5 episodes\)/ }).click();
+    const runId = () => page.locator('[data-run-id]').getAttribute('data-run-id');
+    await waitFor(page, async () => (await runId()) !== firstId && (await status(page)).status === 'done', 180_000);
+    const fresh = await records(page);
+    expect(JSON.parse(resumed).length).toBe(5);
+    expect(resumed).toBe(fresh);
     expect(errors).toEqual([]);
   });
 });
