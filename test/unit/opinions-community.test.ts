@@ -9,7 +9,9 @@ import { runHeadless } from '../../src/core/runs/headless';
 import type { RunnerGenerateOptions, RunnerModel, RunnerModels } from '../../src/core/runs/models';
 import type { Episode } from '../../src/core/runs/types';
 import { opinionsRunner } from '../../src/labs/opinions/runner';
-import { aggregateVotes, routeInboxes } from '../../src/labs/opinions/community-runner';
+import { aggregateVotes, routeInboxes, storable } from '../../src/labs/opinions/community-runner';
+import { readBundle, writeBundle } from '../../src/core/runs/bundle';
+import { LABS } from '../../src/labs/registry';
 import {
   agentRows,
   assignPersonas,
@@ -303,5 +305,31 @@ describe('a community run on a deterministic fake model', () => {
     expect(plot.series.map((s) => s.name)).toEqual(['n(t)', 'c(t)', 'fraction correct']);
     expect(plot.series[0].values.length).toBe(3);
     expect(defaultConfig(opinionsLab).mode).toBe('simulation');
+  });
+
+  it("replies that look like markup are stored defused, so the run's bundle still imports", async () => {
+    expect(storable('I agree because x y.')).toEqual({ text: 'I agree because x y.', escaped: false });
+    expect(storable('<img src=x onerror=alert(1)> I agree because x').escaped).toBe(true);
+    const base = fakeModels().get('tiny-social');
+    const hostile: RunnerModels = {
+      get: () => ({
+        ...base,
+        async generate(o: RunnerGenerateOptions) {
+          const r = await base.generate(o);
+          const prompt = o.messages![0].content;
+          if (prompt.includes('Write one short sentence')) return { ...r, text: `<a href="javascript:alert(1)">x</a> ${r.text}` };
+          return { ...r, text: r.text === 'Maybe' ? '<script>alert(1)</script>' : r.text };
+        },
+      }),
+    };
+    const c = cfg();
+    const bundle = await runHeadless(opinionsLab, opinionsRunner as never, c as never, { models: hostile });
+    const rows = bundle.episodes.flatMap(agentRows);
+    expect(rows.some((r) => r.escaped > 0)).toBe(true);
+    // Still counted: the defused junk votes are failures, the messages (stance found after the markup) are not.
+    expect(rows.reduce((s, r) => s + r.voteFailures, 0)).toBeGreaterThan(0);
+    const back = readBundle(writeBundle(bundle), LABS);
+    expect(back.episodes.length).toBe(3);
+    expect(JSON.stringify(back.episodes.map((e) => e.records))).not.toMatch(/<a |<script/);
   });
 });

@@ -227,6 +227,8 @@ export interface AgentRow {
   /** Senders whose messages this agent read this round, by edge sign. */
   friendlyFrom: number[];
   unfriendlyFrom: number[];
+  /** Stored texts of this row whose markup-like characters were replaced (see `storable` in community-runner.ts). */
+  escaped: number;
 }
 
 /** One row per round with the group numbers. */

@@ -8,6 +8,7 @@
  * on the same model and backend.
  */
 import { hashSeed, createRng } from '../../core/rng';
+import { scanUntrusted } from '../../core/config/untrusted';
 import { requireModels } from '../../core/runs/models';
 import { throwIfCancelled, type EpisodeContext } from '../../core/runs/runner';
 import type { Episode, RunResult } from '../../core/runs/types';
@@ -88,6 +89,17 @@ export function routeInboxes(
     }
   }
   return { friendly, unfriendly };
+}
+
+/**
+ * Model text as stored. Bundles are imported like links (markup and script URLs refused), so a reply that looks like
+ * markup would make its run's export impossible to import again. Such a text is stored with `<`, `=` and `:`
+ * replaced by look-alikes (‹ ＝ ꞉) and counted in the row's `escaped`; prompts always use the text as written.
+ */
+export function storable(text: string): { text: string; escaped: boolean } {
+  if (!scanUntrusted(text).length) return { text, escaped: false };
+  const t = text.replace(/</g, '\u2039').replace(/=/g, '\uff1d').replace(/:/g, '\ua789');
+  return scanUntrusted(t).length ? { text: '[reply withheld: it looked like markup]', escaped: true } : { text: t, escaped: true };
 }
 
 /** Which agents update in round t: all of them (sync, and round 0), else each with probability ε. */
@@ -202,6 +214,7 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
       messageFailures: messageFailures[i],
       friendlyFrom,
       unfriendlyFrom,
+      escaped: 0,
     };
     if (updating[i]) {
       const prompt = prev
@@ -224,6 +237,19 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
       voteFailuresTotal += row.voteFailures;
     }
     rows.push(row);
+  }
+
+  for (const row of rows) {
+    let escaped = 0;
+    const keep = (x: string) => {
+      const st = storable(x);
+      if (st.escaped) escaped++;
+      return st.text;
+    };
+    row.rawVotes = row.rawVotes.map(keep);
+    row.rawMessages = row.rawMessages.map(keep);
+    if (row.message !== null) row.message = keep(row.message);
+    row.escaped = escaped;
   }
 
   const nNet = rows.reduce((s, r) => s + r.obar, 0) / n;
