@@ -136,9 +136,9 @@ export function drain<T>(g: Generator<unknown, T>): T {
 }
 
 /**
- * Adam as a generator: it yields the step count at every plateau check (every `plateauEvery` steps), so that a
- * worker can report progress, answer its heartbeat and honour a cancel in the middle of a long fit. `adam` drains
- * it; the numbers are the same.
+ * Adam as a generator: it yields the step count after every step, so that a worker can report progress, answer its
+ * heartbeat and honour a cancel in the middle of a long fit (a driver decides how often to actually give the event
+ * loop a turn). `adam` drains it; the numbers are the same.
  */
 export function* adamSteps(p: Problem, theta0: ArrayLike<number>, o: AdamOptions = {}): Generator<number, AdamResult> {
   const lr = o.lr ?? 0.05;
@@ -161,8 +161,8 @@ export function* adamSteps(p: Problem, theta0: ArrayLike<number>, o: AdamOptions
     const check = step % every === 1 || every === 1;
     const { nll, grad } = evaluate(cp, theta, check);
     for (const k of pen) grad[k] += 2 * l2 * theta[k];
+    if (step > 1) yield step;
     if (check) {
-      if (step > 1) yield step;
       const f = objective(nll);
       if (last - f < tol * (1 + Math.abs(f)) && last !== Infinity) {
         converged = true;

@@ -258,8 +258,10 @@ export function* fitStudySteps(items: readonly StudyItem[], opts: StudyOptions):
     scored.push(['Interaction-Free', null, yield* fitBaseline(fitInteractionFreeSteps(train, field, adamOpts), `Interaction-Free (${spec.name})`), false]);
     scored.push(['Mean-Field', null, yield* fitBaseline(fitMeanFieldSteps(train, field, adamOpts), `Mean-Field (${spec.name})`), false]);
     scored.push(['Majority Class', null, fitMajority(train), true]);
-    yield { done, total, note: `scoring (${spec.name})` };
-    split.scores = scored.map(([name, kind, model, rawOnly]) => ({ name, kind, rawOnly, oneStep: scoreOneStep(model, test), rollout: scoreRollout(model, test) }));
+    for (const [name, kind, model, rawOnly] of scored) {
+      yield { done, total, note: `scoring (${spec.name})` };
+      split.scores.push({ name, kind, rawOnly, oneStep: scoreOneStep(model, test), rollout: scoreRollout(model, test) });
+    }
   }
 
   yield { done, total, note: 'stochastic rollouts' };
@@ -274,12 +276,14 @@ export function* fitStudySteps(items: readonly StudyItem[], opts: StudyOptions):
     const model = modelFromFit(fit);
     const acc = emptyArchetypes();
     const groups: { states: Int8Array; n: number; yTrue: number }[] = [];
-    for (const it of items)
+    for (const [k, it] of items.entries()) {
+      if (k % 16 === 15) yield { done, total, note: 'stochastic rollouts' };
       for (let r = 0; r < R; r++) {
         const s = rolloutStochastic(model, it.episode, rng);
         addArchetypes(acc, s, it.episode.graph.n, delta);
         if (isObjective.has(it)) groups.push({ states: s, n: it.episode.graph.n, yTrue: it.episode.yTrue! });
       }
+    }
     rollout[kind] = acc;
     if (objective.length) rolloutCorrect[kind] = correctnessOf(groups, R);
     yield { done, total, note: 'stochastic rollouts' };
