@@ -11,7 +11,7 @@ import { LABS } from '../../src/labs/registry';
 import { opinionsLab } from '../../src/labs/opinions/config';
 import { opinionsRunner } from '../../src/labs/opinions/runner';
 import { parseTrajectoryJson, trajectoriesToJson } from '../../src/labs/opinions/trajectory-io';
-import { studyItems, trajectoriesFromBundle } from '../../src/labs/opinions/fit-data';
+import { poolTrajectories, studyItems, trajectoriesFromBundle } from '../../src/labs/opinions/fit-data';
 import { syntheticTrajectories } from '../../src/labs/opinions/synthetic-trajectories';
 import { accuracyTable, allTables, coefficientsTable, tableCsv } from '../../src/labs/opinions/fit-tables';
 import { TRAJECTORY_RESULT } from '../../src/labs/opinions/trajectory';
@@ -115,6 +115,14 @@ describe('fit study: parameter recovery through the import and the compute API',
     // One question: the question split is skipped with a reason.
     const one = makeSplits(items.filter((it) => it.questionId === 'q0'), 3);
     expect(one.find((s) => s.name === 'held-out questions')!.skipped).toMatch(/two questions/);
+  });
+
+  it('pooling sources keeps ids unique and never merges two different graphs under one id', () => {
+    const a = syntheticTrajectories({ couplings: { kind: 'one', beta: 0.4 }, seed: 'a', graphs: 2, questions: 1, episodes: 1, agents: 6, rounds: 2 });
+    const b = syntheticTrajectories({ couplings: { kind: 'one', beta: 0.4 }, seed: 'b', graphs: 2, questions: 1, episodes: 1, agents: 6, rounds: 2 });
+    const pooled = poolTrajectories([a, b, a]);
+    expect(new Set(pooled.map((t) => t.id)).size).toBe(6);
+    expect(pooled.map((t) => t.graphId)).toEqual(['g0', 'g1', 'g0~2', 'g1~2', 'g0', 'g1']);
   });
 
   it('reports progress and stops on cancel', async () => {

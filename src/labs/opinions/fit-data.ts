@@ -148,16 +148,33 @@ export function trajectoriesFromBundle(bundle: RunBundle, opts: { rounds?: numbe
   }
 }
 
-/** Makes ids unique when trajectories from several sources are pooled (a suffix ~2, ~3, …). */
+/**
+ * Pools trajectories from several sources. Ids are made unique (a suffix ~2, ~3, …); a graph id that an earlier
+ * source used for a different graph is renamed the same way, so the held-out-graph split never mixes two graphs.
+ */
 export function poolTrajectories(sets: readonly (readonly OpinionTrajectory[])[]): OpinionTrajectory[] {
   const seen = new Set<string>();
+  const graphs = new Map<string, string>();
   const out: OpinionTrajectory[] = [];
-  for (const set of sets)
+  const unique = (base: string, taken: (id: string) => boolean) => {
+    let id = base;
+    for (let k = 2; taken(id); k++) id = `${base.slice(0, 58)}~${k}`;
+    return id;
+  };
+  for (const set of sets) {
+    const renamed = new Map<string, string>();
     for (const t of set) {
-      let id = t.id;
-      for (let k = 2; seen.has(id); k++) id = `${t.id.slice(0, 58)}~${k}`;
+      const key = `${t.graph.n}:${t.graph.edges.map((e) => e.join(' ')).join(',')}`;
+      let graphId = renamed.get(t.graphId);
+      if (graphId === undefined) {
+        graphId = unique(t.graphId, (g) => graphs.has(g) && graphs.get(g) !== key);
+        renamed.set(t.graphId, graphId);
+      }
+      graphs.set(graphId, key);
+      const id = unique(t.id, (x) => seen.has(x));
       seen.add(id);
-      out.push(id === t.id ? t : { ...t, id });
+      out.push(id === t.id && graphId === t.graphId ? t : { ...t, id, graphId });
     }
+  }
   return out;
 }
