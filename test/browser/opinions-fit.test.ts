@@ -71,6 +71,9 @@ describe('opinions Fit panel in Chromium', () => {
     await page.getByTestId('fit-table-archetypes-individual').waitFor();
     await page.getByTestId('fit-table-correctness').waitFor();
     await page.getByTestId('fit-plot-accuracy').locator('rect').nth(2).waitFor();
+    // The fitted law goes to the simulator's settings.
+    await page.getByRole('button', { name: 'Use the 3-coupling fit in the simulator' }).click();
+    await page.getByText(/The simulator now uses β⁺ = 0\.53\d+, β⁻ = 0\.52\d+, β₀ = 0\.27\d+, 𝒯 = 1/).waitFor();
     // CSV behind a table.
     const download = page.waitForEvent('download');
     await page.getByTestId('fit-table-accuracy').getByRole('button', { name: 'CSV' }).click();
