@@ -158,7 +158,7 @@ describe('synchrony episodes', () => {
 
 describe('synchrony analysis on a model whose states follow the dialogue', () => {
   it('finds real synchrony above the passive reader and above lag 5, with both directions and every relationship level', async () => {
-    const c = config({ scenarios: ['s0', 's1', 's2', 's3', 's4', 's5'], pairingsPerScenario: 2, bothOrders: false, episodeSeeds: [0, 1], controls: { passiveReader: true }, analysis: { lags: [1, 3, 5] } });
+    const c = config({ scenarios: ['s0', 's1', 's2', 's3', 's4', 's5'], pairingsPerScenario: 2, bothOrders: false, episodeSeeds: [0, 1], controls: { passiveReader: true }, analysis: { alphaMode: 'fixed', lags: [1, 3, 5] } });
     const episodes = await runAll(c, modelsOf(fakeSyncModel()));
     const a = analyzeSynchrony(c, episodes);
     const by = Object.fromEntries(a.conditions.map((x) => [x.condition, x]));
@@ -188,5 +188,18 @@ describe('synchrony plan', () => {
     const noPairings: ScenarioSource = { ...source, pairings: (_c, id) => (id === 'ghost' ? 0 : 2) };
     const plan = createSynchronyRunner(noPairings).plan(config({ scenarios: ['s0', 'ghost'] }));
     expect(plan.unavailable).toMatch(/Unknown scenario.*ghost/);
+  });
+});
+
+describe('synchrony ridge α', () => {
+  it('uses the fixed α when asked, and otherwise picks one from the grid per condition and direction', async () => {
+    const base = { scenarios: ['s0', 's1', 's2', 's3'], pairingsPerScenario: 2, bothOrders: false, maxUtterancesPerAgent: 4 };
+    const episodes = await runAll(config(base), modelsOf(fakeSyncModel()));
+    const fixed = analyzeSynchrony(config({ ...base, analysis: { alphaMode: 'fixed', alpha: 3 } }), episodes);
+    expect(fixed.conditions[0].ab!.alpha).toBe(3);
+    const cv = analyzeSynchrony(config({ ...base, analysis: { alphaMode: 'cv', alphaGrid: [0.5, 5e6] } }), episodes);
+    // a huge α shrinks every map to the intercept, so cross-validation must prefer the small one here
+    expect(cv.conditions[0].ab!.alpha).toBe(0.5);
+    expect(cv.conditions[0].ba!.alpha).toBe(0.5);
   });
 });

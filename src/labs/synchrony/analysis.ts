@@ -3,7 +3,7 @@
  * grouped by scenario × pairing × model pair; ridge maps over all decoder-layer pairs; SyncR² ± SE per direction and
  * for the pair; and the controls (passive reader, lags, relationship levels). Pure: it runs in the compute worker.
  */
-import { buildLagSamples, groupedSplit, syncR2, type EpisodeRecord, type SyncResult } from '../../core/synchrony';
+import { buildLagSamples, chooseAlphaGroupedCV, groupedSplit, syncR2, type EpisodeRecord, type SyncResult } from '../../core/synchrony';
 import type { Episode } from '../../core/runs/types';
 import type { SynchronyConfig } from './queue';
 import {
@@ -78,7 +78,7 @@ function toRecord(p: Parsed, passive?: Role): EpisodeRecord | null {
 }
 
 function direction(r: SyncResult, n: number, groups: number): DirectionResult {
-  return { grid: [...r.r2], LA: r.LA, LB: r.LB, best: [...r.best], bestR2: [...r.bestR2], syncR2: r.syncR2, se: r.se, n, groups };
+  return { grid: [...r.r2], LA: r.LA, LB: r.LB, best: [...r.best], bestR2: [...r.bestR2], syncR2: r.syncR2, se: r.se, alpha: r.alpha, n, groups };
 }
 
 function oneDirection(records: EpisodeRecord[], dims: Dims, k: number, from: Role, config: SynchronyConfig, warnings: string[]): DirectionResult | null {
@@ -98,7 +98,15 @@ function oneDirection(records: EpisodeRecord[], dims: Dims, k: number, from: Rol
   }
   let r: SyncResult;
   try {
-    r = syncR2(samples.source, samples.target, samples.group, { alpha: config.analysis.alpha, splits });
+    // cv: every condition and direction gets its own α from the same grid and the same grouped folds, so that no
+    // condition is favoured; the folds reuse the samples that the splits then score (a mild, shared optimism).
+    const alpha =
+      config.analysis.alphaMode === 'cv' && config.analysis.alphaGrid.length > 1
+        ? chooseAlphaGroupedCV(samples.source, samples.target, samples.group, config.analysis.alphaGrid, { folds: 3, testFraction: config.analysis.testFraction }).alpha
+        : config.analysis.alphaMode === 'cv'
+          ? config.analysis.alphaGrid[0]
+          : config.analysis.alpha;
+    r = syncR2(samples.source, samples.target, samples.group, { alpha, splits });
   } catch (e) {
     // A summary must never lose a run: a map that cannot be computed becomes a warning, not an exception.
     warnings.push(`${label}: ${(e as Error).message}`);

@@ -38,7 +38,12 @@ export const synchronyLab = defineLab({
     maxNewTokens: z.number().int().min(4).max(300).default(48),
     topP: z.number().gt(0).max(1).default(1),
     analysis: group({
-      alpha: z.number().positive().max(1e6).default(0.1),
+      alphaMode: z
+        .enum(['cv', 'fixed'])
+        .default('cv')
+        .describe('cv: α by grouped cross-validation per condition and direction (small models need far more than 0.1); fixed: the α below, as in the paper'),
+      alpha: z.number().positive().max(1e6).default(0.1).describe('Ridge α when fixed (the paper: 0.1)'),
+      alphaGrid: z.array(z.number().positive().max(1e7)).min(1).max(12).default([0.1, 1, 10, 100, 1000, 10000]).describe('Candidates for cv'),
       splitSeeds: z.array(z.number().int().min(0)).min(1).max(20).default([0, 1, 2]),
       testFraction: probability(0.2),
       lags: z.array(z.number().int().min(1).max(15)).min(1).max(8).default([1, 3, 5]),

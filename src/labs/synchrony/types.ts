@@ -75,6 +75,8 @@ export interface DirectionResult {
   bestR2: number[];
   syncR2: number;
   se: number;
+  /** The ridge α used (chosen by grouped cross-validation when the config says cv); absent in imported results. */
+  alpha?: number;
   /** Samples (pairs) and groups used. */
   n: number;
   groups: number;
