@@ -163,7 +163,7 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 2 });
     await page.getByRole('spinbutton', { name: 'From node' }).fill('0');
     await page.getByRole('spinbutton', { name: 'to node' }).fill('2');
-    await page.getByRole('combobox', { name: 'sign' }).selectOption('-1');
+    await page.getByRole('combobox', { name: 'sign', exact: true }).selectOption('-1');
     await page.getByRole('button', { name: 'Set edge' }).click();
     expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 3 });
     await waitFor(page, async () => (await page.getByTestId('editor-status').textContent())?.includes('1 unfriendly') ?? false);
