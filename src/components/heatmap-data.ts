@@ -30,12 +30,12 @@ export function cellKind(v: number): 'missing' | 'negative' | 'scaled' {
   return v < 0 ? 'negative' : 'scaled';
 }
 
-/** The colour domain: [0, the largest finite value] (at least [0, tiny]) unless one is given. */
+/** The colour domain: [0, the largest finite value], or [0, 1] when no value is positive, unless one is given. */
 export function heatDomain(values: ArrayLike<number>, given?: [number, number]): [number, number] {
   if (given) return given;
   let hi = 0;
   for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]) && values[i] > hi) hi = values[i];
-  return [0, hi > 0 ? hi : 1e-9];
+  return [0, hi > 0 ? hi : 1];
 }
 
 /** Scales v into [0, 1] within the domain (clamped). */

@@ -132,7 +132,7 @@ describe('transcript rows', () => {
   });
 });
 
-const dir = (syncR2: number) => ({ grid: [syncR2], LA: 1, LB: 1, best: [0], bestR2: [syncR2], syncR2, se: 0.01, n: 20, groups: 4 });
+const dir = (syncR2: number) => ({ grid: [syncR2], LA: 1, LB: 1, best: [0], bestR2: [syncR2], syncR2, se: 0.01, alpha: 0.5, n: 20, groups: 4 });
 const cond = (condition: string, label: string, v: number | null, warnings: string[] = []): ConditionResult => ({
   condition,
   label,
@@ -174,9 +174,9 @@ describe('comparison data', () => {
   });
   it('writes one CSV row per pair and condition', () => {
     const csv = resultsCsv([analysis('a × b')]).split('\n');
-    expect(csv[0]).toMatch(/^pair,condition,label,syncR2,se,n,ab_syncR2/);
-    expect(csv[1]).toBe('a × b,lag5,lag 5,0.05,0.02,40,0.05,0.01,20,4,0.05,0.01,20,4,0.1,0 1 2,6,');
-    expect(csv[4]).toContain(',,,40,,,,,,,,,0.1,0 1 2,6,too few samples');
+    expect(csv[0]).toMatch(/^pair,condition,label,syncR2,se,n,ab_syncR2,ab_se,ab_n,ab_groups,ab_alpha,ba_syncR2/);
+    expect(csv[1]).toBe('a × b,lag5,lag 5,0.05,0.02,40,0.05,0.01,20,4,0.5,0.05,0.01,20,4,0.5,0.1,0 1 2,6,');
+    expect(csv[4]).toContain(',,,40,,,,,,,,,,,0.1,0 1 2,6,too few samples');
   });
   it('performance points and the ability covariate per pair', () => {
     const perf = [
@@ -318,8 +318,9 @@ describe('sync-format samples export', () => {
     for (const from of ['A', 'B'] as const) {
       const out = syncSamplesSafetensors(eps, { from });
       const input = syncInputFromFiles([{ name: 's.safetensors', bytes: out.bytes }]);
-      const r = syncR2(input.source, input.target, input.group, { alpha: config.analysis.alpha, splitSeeds: config.analysis.splitSeeds, testFraction: config.analysis.testFraction });
       const dir = from === 'A' ? real.ab! : real.ba!;
+      // The analysis may choose α by cross-validation; the samples must give its numbers at the α it used.
+      const r = syncR2(input.source, input.target, input.group, { alpha: dir.alpha ?? config.analysis.alpha, splitSeeds: config.analysis.splitSeeds, testFraction: config.analysis.testFraction });
       expect(out.n).toBe(dir.n);
       expect(r.syncR2).toBeCloseTo(dir.syncR2, 12);
       expect(Array.from(r.r2)).toEqual(dir.grid.map((v) => expect.closeTo(v, 12)));

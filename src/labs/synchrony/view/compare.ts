@@ -56,9 +56,10 @@ function csvField(v: unknown): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** One row per (pair, condition): both directions and their mean, with n, groups and warnings. */
+/** One row per (pair, condition): both directions and their mean, with n, groups, the α used and warnings. */
 export function resultsCsv(analyses: SynchronyAnalysis[]): string {
-  const head = ['pair', 'condition', 'label', 'syncR2', 'se', 'n', 'ab_syncR2', 'ab_se', 'ab_n', 'ab_groups', 'ba_syncR2', 'ba_se', 'ba_n', 'ba_groups', 'alpha', 'split_seeds', 'episodes', 'warnings'];
+  // alpha: the config's fixed α; ab_alpha / ba_alpha: the α each direction used (chosen by cross-validation in cv mode).
+  const head = ['pair', 'condition', 'label', 'syncR2', 'se', 'n', 'ab_syncR2', 'ab_se', 'ab_n', 'ab_groups', 'ab_alpha', 'ba_syncR2', 'ba_se', 'ba_n', 'ba_groups', 'ba_alpha', 'alpha', 'split_seeds', 'episodes', 'warnings'];
   const rows = analyses.flatMap((a) =>
     a.conditions.map((c) =>
       [
@@ -72,10 +73,12 @@ export function resultsCsv(analyses: SynchronyAnalysis[]): string {
         c.ab?.se,
         c.ab?.n,
         c.ab?.groups,
+        c.ab?.alpha,
         c.ba?.syncR2,
         c.ba?.se,
         c.ba?.n,
         c.ba?.groups,
+        c.ba?.alpha,
         a.alpha,
         a.splitSeeds.join(' '),
         a.episodes,
