@@ -35,7 +35,8 @@ export type ProgressFn = (done: number, total: number) => unknown;
 
 const cancelled = new Set<string>();
 
-async function job<T>(jobId: string | undefined, run: (isCancelled: () => boolean) => Promise<T>): Promise<T> {
+/** Runs a long job under `jobId`, so that `analysisCompute.cancel(jobId)` stops it at its next step. */
+export async function job<T>(jobId: string | undefined, run: (isCancelled: () => boolean) => Promise<T>): Promise<T> {
   try {
     return await run(() => jobId !== undefined && cancelled.has(jobId));
   } finally {

@@ -36,9 +36,9 @@ export const labRunApi = {
   cancelEpisode(job: string) {
     cancelled.add(job);
   },
-  summarize(lab: LabName, config: Record<string, unknown>, episodes: Episode[]) {
+  async summarize(lab: LabName, config: Record<string, unknown>, episodes: Episode[]) {
     const runner = RUNNERS[lab];
-    return runner ? runner.summarize(config as never, episodes) : [];
+    return runner ? await runner.summarize(config as never, episodes) : [];
   },
   /** For the crash-recovery test and for diagnosing: makes this worker die the way a real crash would. */
   crashForTest() {

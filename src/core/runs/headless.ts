@@ -54,6 +54,6 @@ export async function runHeadless(def: LabDefinition, runner: LabRunner<never>, 
     createdAt: stamp,
     updatedAt: stamp,
   };
-  const results = runner.summarize(config as never, episodes).map((r) => ({ ...r, updatedAt: stamp }));
+  const results = (await runner.summarize(config as never, episodes)).map((r) => ({ ...r, updatedAt: stamp }));
   return { meta, episodes, results };
 }

@@ -43,8 +43,11 @@ export interface LabRunner<C = Record<string, unknown>> {
   lab: LabName;
   plan(config: C): RunPlan;
   runEpisode(config: C, ctx: EpisodeContext): Promise<Episode>;
-  /** Derived results; recomputable from the episodes at any time, never the only copy. */
-  summarize(config: C, episodes: readonly Episode[]): Omit<RunResult, 'updatedAt'>[];
+  /**
+   * Derived results; recomputable from the episodes at any time, never the only copy. A long summary returns a
+   * promise and yields to the event loop as it goes, so that the worker running it keeps answering its heartbeat.
+   */
+  summarize(config: C, episodes: readonly Episode[]): Omit<RunResult, 'updatedAt'>[] | Promise<Omit<RunResult, 'updatedAt'>[]>;
   /** What to draw while the run goes, from the episodes stored so far. */
   livePlot?(config: C, episodes: readonly Episode[]): LivePlot | null;
 }

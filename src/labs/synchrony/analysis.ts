@@ -2,8 +2,13 @@
  * The Synchrony lab's analysis of stored episodes (synchrony.md): lag-k samples A_t → B_{t+k} and B_t → A_{t+k},
  * grouped by scenario × pairing × model pair; ridge maps over all decoder-layer pairs; SyncR² ± SE per direction and
  * for the pair; and the controls (passive reader, lags, relationship levels). Pure: it runs in the compute worker.
+ *
+ * The work is a generator that yields after every layer of every ridge grid (the core's syncR2Steps), so that a
+ * worker driving it with runStepsAsync answers its heartbeat and a cancel while a 30-layer analysis takes minutes.
+ * Progress is counted in grids: each direction is (α candidates × 3 folds + 1) grids.
  */
-import { buildLagSamples, chooseAlphaGroupedCV, groupedSplit, syncR2, type EpisodeRecord, type SyncResult } from '../../core/synchrony';
+import { buildLagSamples, groupedSplit, syncR2Steps, type EpisodeRecord, type SyncResult } from '../../core/synchrony';
+import { runSteps, type Progress } from '../../core/steps';
 import type { Episode } from '../../core/runs/types';
 import type { SynchronyConfig } from './queue';
 import {
@@ -81,7 +86,39 @@ function direction(r: SyncResult, n: number, groups: number): DirectionResult {
   return { grid: [...r.r2], LA: r.LA, LB: r.LB, best: [...r.best], bestR2: [...r.bestR2], syncR2: r.syncR2, se: r.se, alpha: r.alpha, n, groups };
 }
 
-function oneDirection(records: EpisodeRecord[], dims: Dims, k: number, from: Role, config: SynchronyConfig, warnings: string[]): DirectionResult | null {
+/** Grids per direction, for progress: the α search's (candidates × folds), then the scored splits. */
+const CV_FOLDS = 3;
+const gridsPerDirection = (config: SynchronyConfig) => (config.analysis.alphaMode === 'cv' && config.analysis.alphaGrid.length > 1 ? config.analysis.alphaGrid.length : 0) + 1;
+
+/** Steps of one grid, re-labelled as a fraction of one unit of work. */
+function* unit<T>(steps: Generator<Progress, T>): Generator<number, T> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    yield r.value.total ? r.value.done / r.value.total : 0;
+  }
+}
+
+/**
+ * The α with the best mean unclamped SyncR² over grouped folds cv-0, cv-1, … (ties go to the smaller α); the same
+ * rule as the core's chooseAlphaGroupedCV, stepped.
+ */
+function* chooseAlphaSteps(samples: ReturnType<typeof buildLagSamples>, alphas: number[], testFraction: number): Generator<number, number> {
+  const seeds = Array.from({ length: CV_FOLDS }, (_, i) => `cv-${i}`);
+  let best = alphas[0];
+  let bestScore = -Infinity;
+  for (let i = 0; i < alphas.length; i++) {
+    const r = yield* unit(syncR2Steps(samples.source, samples.target, samples.group, { alpha: alphas[i], splitSeeds: seeds, testFraction }));
+    const score = r.syncR2Unclamped;
+    if (score > bestScore || (score === bestScore && alphas[i] < best)) {
+      best = alphas[i];
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function* oneDirection(records: EpisodeRecord[], dims: Dims, k: number, from: Role, config: SynchronyConfig, warnings: string[]): Generator<number, DirectionResult | null> {
   const d = from === 'A' ? dims : { LA: dims.LB, HA: dims.HB, LB: dims.LA, HB: dims.HA };
   const samples = buildLagSamples(records, d, k, from);
   const groups = new Set(samples.group).size;
@@ -102,11 +139,11 @@ function oneDirection(records: EpisodeRecord[], dims: Dims, k: number, from: Rol
     // condition is favoured; the folds reuse the samples that the splits then score (a mild, shared optimism).
     const alpha =
       config.analysis.alphaMode === 'cv' && config.analysis.alphaGrid.length > 1
-        ? chooseAlphaGroupedCV(samples.source, samples.target, samples.group, config.analysis.alphaGrid, { folds: 3, testFraction: config.analysis.testFraction }).alpha
+        ? yield* chooseAlphaSteps(samples, config.analysis.alphaGrid, config.analysis.testFraction)
         : config.analysis.alphaMode === 'cv'
           ? config.analysis.alphaGrid[0]
           : config.analysis.alpha;
-    r = syncR2(samples.source, samples.target, samples.group, { alpha, splits });
+    r = yield* unit(syncR2Steps(samples.source, samples.target, samples.group, { alpha, splits }));
   } catch (e) {
     // A summary must never lose a run: a map that cannot be computed becomes a warning, not an exception.
     warnings.push(`${label}: ${(e as Error).message}`);
@@ -118,14 +155,14 @@ function oneDirection(records: EpisodeRecord[], dims: Dims, k: number, from: Rol
   return direction(r, samples.source.n, groups);
 }
 
-function condition(id: string, label: string, parsed: Parsed[], dims: Dims, k: number, config: SynchronyConfig, passive = false): ConditionResult {
+function* condition(id: string, label: string, parsed: Parsed[], dims: Dims, k: number, config: SynchronyConfig, passive = false): Generator<number, ConditionResult> {
   const warnings: string[] = [];
   const recs = (role?: Role) => parsed.map((p) => toRecord(p, role)).filter((r): r is EpisodeRecord => r !== null);
   const srcA = recs(passive ? 'A' : undefined);
   const srcB = recs(passive ? 'B' : undefined);
   if (passive && srcA.length < parsed.length) warnings.push(`${parsed.length - srcA.length} episodes have no passive-reader states (the control was off when they ran).`);
-  const ab = srcA.length ? oneDirection(srcA, dims, k, 'A', config, warnings) : null;
-  const ba = srcB.length ? oneDirection(srcB, dims, k, 'B', config, warnings) : null;
+  const ab = srcA.length ? yield* oneDirection(srcA, dims, k, 'A', config, warnings) : null;
+  const ba = srcB.length ? yield* oneDirection(srcB, dims, k, 'B', config, warnings) : null;
   const both = ab && ba;
   const syncR2 = both ? 0.5 * (ab.syncR2 + ba.syncR2) : (ab ?? ba)?.syncR2 ?? null;
   const se = both ? 0.5 * Math.sqrt(ab.se ** 2 + ba.se ** 2) : (ab ?? ba)?.se ?? null;
@@ -134,38 +171,79 @@ function condition(id: string, label: string, parsed: Parsed[], dims: Dims, k: n
 
 const pairName = (m: EpisodeMetaRecord) => `${m.modelA} × ${m.modelB}`;
 
-/** Every condition for one model pair's episodes. */
-export function analyzePair(config: SynchronyConfig, parsed: Parsed[]): ConditionResult[] {
+interface ConditionPlan {
+  id: string;
+  label: string;
+  episodes: Parsed[];
+  k: number;
+  passive?: boolean;
+}
+
+function conditionPlans(config: SynchronyConfig, usable: Parsed[]): ConditionPlan[] {
+  const plans: ConditionPlan[] = [{ id: 'real', label: 'Real (k = 1)', episodes: usable, k: 1 }];
+  if (config.controls.passiveReader || usable.some((p) => p.episode.tensors[PASSIVE_TENSORS.A])) plans.push({ id: 'passive', label: 'Passive reader', episodes: usable, k: 1, passive: true });
+  for (const k of config.analysis.lags) if (k > 1 && k % 2 === 1) plans.push({ id: `lag${k}`, label: `Lag k = ${k}`, episodes: usable, k });
+  if (config.controls.byRelationship) {
+    const levels = [...new Set(usable.map((p) => p.meta.relationship))].sort((a, b) => a - b);
+    for (const level of levels) plans.push({ id: `rel${level}`, label: `Relationship ${level}`, episodes: usable.filter((p) => p.meta.relationship === level), k: 1 });
+  }
+  return plans;
+}
+
+/** Every condition for one model pair's episodes; yields the fraction done. */
+function* analyzePair(config: SynchronyConfig, parsed: Parsed[]): Generator<number, ConditionResult[]> {
   const dims = parsed.map(dimsOf).find((d) => d !== null);
   if (!dims) return [];
   const usable = parsed.filter((p) => {
     const d = dimsOf(p);
     return d && d.LA === dims.LA && d.HA === dims.HA && d.LB === dims.LB && d.HB === dims.HB;
   });
-  const out = [condition('real', 'Real (k = 1)', usable, dims, 1, config)];
-  if (config.controls.passiveReader || usable.some((p) => p.episode.tensors[PASSIVE_TENSORS.A])) {
-    out.push(condition('passive', 'Passive reader', usable, dims, 1, config, true));
-  }
-  for (const k of config.analysis.lags) if (k > 1 && k % 2 === 1) out.push(condition(`lag${k}`, `Lag k = ${k}`, usable, dims, k, config));
-  if (config.controls.byRelationship) {
-    const levels = [...new Set(usable.map((p) => p.meta.relationship))].sort((a, b) => a - b);
-    for (const level of levels) out.push(condition(`rel${level}`, `Relationship ${level}`, usable.filter((p) => p.meta.relationship === level), dims, 1, config));
+  const plans = conditionPlans(config, usable);
+  const units = plans.length * 2 * gridsPerDirection(config);
+  let done = 0;
+  const out: ConditionResult[] = [];
+  for (const plan of plans) {
+    const steps = condition(plan.id, plan.label, plan.episodes, dims, plan.k, config, plan.passive);
+    // each inner grid reports 0..1 and then restarts at 0: count completed grids to keep the fraction monotone
+    let last = 0;
+    for (;;) {
+      const r = steps.next();
+      if (r.done) {
+        out.push(r.value);
+        break;
+      }
+      if (r.value < last) done++;
+      last = r.value;
+      yield Math.min(1, (done + r.value) / units);
+    }
+    done = Math.max(done, out.length * 2 * gridsPerDirection(config));
   }
   return out;
 }
 
+/** The whole analysis, synchronously (CLI, tests, the headless summary). */
 export function analyzeSynchrony(config: SynchronyConfig, episodes: readonly Episode[], pairIndex?: number): SynchronyAnalysis {
+  return runSteps(analyzeSynchronySteps(config, episodes, pairIndex));
+}
+
+/** The analysis as steps of {done, total} (total 1000), for runStepsAsync in a worker. */
+export function* analyzeSynchronySteps(config: SynchronyConfig, episodes: readonly Episode[], pairIndex?: number): Generator<Progress, SynchronyAnalysis> {
+  const TOTAL = 1000;
   const parsed = episodes.map(parseEpisode).filter((p): p is Parsed => p !== null);
   const byPair = new Map<number, Parsed[]>();
   for (const p of parsed) byPair.set(p.meta.pairIndex, [...(byPair.get(p.meta.pairIndex) ?? []), p]);
   const chosen = pairIndex ?? [...byPair.keys()].sort((a, b) => a - b)[0] ?? 0;
   const mine = byPair.get(chosen) ?? [];
-  const conditions = analyzePair(config, mine);
+  const others = [...byPair.keys()].filter((k) => k !== chosen).length;
+  const share = 1 / (1 + others);
+  const conditions: ConditionResult[] = yield* scaled(analyzePair(config, mine), 0, share, TOTAL);
   const performance: SynchronyAnalysis['performance'] = [];
+  let otherDone = 0;
   for (const [index, list] of [...byPair.entries()].sort((a, b) => a[0] - b[0])) {
     const scores = list.flatMap((p) => p.judges.filter((j) => j.ok && j.overall !== undefined).map((j) => j.overall!));
     if (!scores.length) continue;
-    const real = index === chosen ? conditions.find((c) => c.condition === 'real') : analyzePair({ ...config, controls: { ...config.controls, passiveReader: false, byRelationship: false }, analysis: { ...config.analysis, lags: [1] } }, list)[0];
+    const realOnly = { ...config, controls: { ...config.controls, passiveReader: false, byRelationship: false }, analysis: { ...config.analysis, lags: [1] } };
+    const real = index === chosen ? conditions.find((c) => c.condition === 'real') : (yield* scaled(analyzePair(realOnly, list), share * (1 + otherDone++), share, TOTAL))[0];
     performance.push({
       pair: pairName(list[0].meta),
       modelA: list[0].meta.modelA,
@@ -185,4 +263,12 @@ export function analyzeSynchrony(config: SynchronyConfig, episodes: readonly Epi
     performance,
     parse: { turns: turns.length, failed: turns.filter((t) => !t.parsed).length },
   };
+}
+
+function* scaled<T>(steps: Generator<number, T>, from: number, width: number, total: number): Generator<Progress, T> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    yield { done: Math.round(total * (from + width * r.value)), total };
+  }
 }

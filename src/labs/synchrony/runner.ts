@@ -14,7 +14,8 @@ import {
 } from '../../core/prompts/synchrony';
 import { buildQueue, modelsOf, type QueueItem, type ScenarioSource, type SynchronyConfig } from './queue';
 import { PASSIVE_TENSORS, STATE_TENSORS, type JudgeRecord, type Role, type SynchronyRecord, type TurnRecord } from './types';
-import { analyzeSynchrony } from './analysis';
+import { analyzeSynchronySteps } from './analysis';
+import { runStepsAsync } from '../../core/steps';
 import { librarySource } from './scenarios/source';
 
 /** The third person of the passive-reader control; a second name in case a persona already has the first. */
@@ -185,8 +186,8 @@ export function createSynchronyRunner(source: ScenarioSource): LabRunner<Synchro
       }
       return { index: ctx.index, records: records as unknown as Record<string, unknown>[], tensors };
     },
-    summarize(config, episodes) {
-      return [{ name: 'synchrony', value: analyzeSynchrony(config, episodes) }];
+    async summarize(config, episodes) {
+      return [{ name: 'synchrony', value: await runStepsAsync(analyzeSynchronySteps(config, episodes)) }];
     },
   };
 }
