@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AutoModelForCausalLM, AutoTokenizer, env } from '@huggingface/transformers';
+import { AutoModelForCausalLM, AutoTokenizer, env, random } from '@huggingface/transformers';
 import { createRng } from '../../src/core/rng';
 import { FORMATS } from './corpus';
 
@@ -48,8 +48,10 @@ async function main(): Promise<void> {
   const tok = await AutoTokenizer.from_pretrained('tiny-social');
   const model = await AutoModelForCausalLM.from_pretrained('tiny-social', { dtype, device: 'cpu' });
   const rng = createRng(`parse-rate-${seed}`);
-  // transformers.js samples with Math.random; make it seeded for reproducible tables.
+  // Seeded sampling for reproducible tables. transformers.js 4.x samples with its own generator (`random`, seeded
+  // from OS entropy unless seeded), no longer with Math.random: seed both.
   const sampler = createRng(`parse-rate-sampling-${seed}`);
+  random.seed(Math.floor(sampler.next() * 2 ** 32));
   Math.random = () => sampler.next();
   const rows: Row[] = [];
   const raw: unknown[] = [];

@@ -235,6 +235,43 @@ export const WORDS: Record<string, [string, string][]> = {
   Z: [['zebra', 'stripes'], ['zoo', 'animals'], ['zero', 'nothing'], ['zipper', 'jacket'], ['zone', 'area'], ['zucchini', 'vegetable'], ['zinc', 'metal'], ['zigzag', 'line']],
 };
 
+/**
+ * Phase 5 of the build (the letter-constrained word game): per letter, the training-split words of WORDS whose
+ * capitalised form starts with the bare capital-letter token of our BPE (the letter in the prompt, "the letter Q.",
+ * is tokenised as " " + "Q", so a capitalised answer "Q|uilt" begins by copying that token). Capitalised words whose
+ * first token merges further ("Do|g", "For|k", "St|ar", "Tr|ain", "Un|cle", ...) and the held-out words (every 5th
+ * item of WORDS) are left out; build.sh checks the tokenisation. The first three of each letter answer the word
+ * prompt.
+ */
+export const LETTER_WORDS: Record<string, [string, string][]> = {
+  A: [['arrow', 'bow'], ['army', 'soldiers'], ['ant', 'insect'], ['autumn', 'leaves'], ['axe', 'wood'], ['actor', 'movie']],
+  B: [['bird', 'feathers'], ['book', 'read'], ['ball', 'round'], ['bridge', 'river'], ['bottle', 'drink'], ['bee', 'honey'], ['boat', 'sail']],
+  C: [['chair', 'sit'], ['cloud', 'sky'], ['clock', 'time'], ['castle', 'king'], ['candle', 'flame'], ['cheese', 'mouse'], ['carrot', 'orange']],
+  D: [['drum', 'beat'], ['dance', 'music'], ['dragon', 'fire'], ['desert', 'sand'], ['diamond', 'ring']],
+  E: [['eye', 'see'], ['ear', 'hear'], ['earth', 'planet'], ['elephant', 'trunk'], ['engine', 'car'], ['eagle', 'soar']],
+  F: [['fire', 'hot'], ['farm', 'cows'], ['flower', 'petals'], ['forest', 'trees'], ['frog', 'jump'], ['feather', 'light'], ['flag', 'country']],
+  G: [['gold', 'shiny'], ['gift', 'birthday'], ['glass', 'window'], ['guitar', 'strings'], ['goat', 'milk'], ['grape', 'wine']],
+  H: [['horse', 'ride'], ['hat', 'head'], ['honey', 'sweet'], ['hammer', 'nail'], ['hill', 'climb'], ['hospital', 'nurse']],
+  I: [['island', 'ocean'], ['iron', 'metal'], ['idea', 'think'], ['igloo', 'snow'], ['ivy', 'wall']],
+  J: [['jam', 'toast'], ['jar', 'lid'], ['joke', 'laugh'], ['jewel', 'crown'], ['judge', 'court']],
+  K: [['key', 'lock'], ['kite', 'wind'], ['kitchen', 'cook'], ['kitten', 'cat'], ['kangaroo', 'jump'], ['kettle', 'tea']],
+  L: [['lamp', 'light'], ['lake', 'water'], ['lemon', 'sour'], ['ladder', 'climb'], ['leaf', 'tree'], ['letter', 'mail']],
+  M: [['milk', 'cow'], ['music', 'song'], ['map', 'travel'], ['mountain', 'peak'], ['mouse', 'cheese'], ['market', 'shop']],
+  N: [['night', 'dark'], ['nose', 'smell'], ['net', 'fishing'], ['needle', 'sew'], ['nurse', 'care']],
+  O: [['orange', 'citrus'], ['oven', 'bake'], ['oak', 'acorn'], ['onion', 'tears'], ['octopus', 'tentacles']],
+  P: [['pencil', 'write'], ['pizza', 'cheese'], ['pillow', 'sleep'], ['parrot', 'talk'], ['pumpkin', 'halloween'], ['pear', 'fruit']],
+  Q: [['quiet', 'silent'], ['quarter', 'coin'], ['quilt', 'blanket'], ['quail', 'bird'], ['queue', 'line']],
+  R: [['river', 'flow'], ['rose', 'thorn'], ['road', 'car'], ['rabbit', 'carrot'], ['robot', 'machine'], ['ring', 'finger']],
+  S: [['snow', 'winter'], ['ship', 'sea'], ['school', 'teacher'], ['snake', 'hiss'], ['shoe', 'foot'], ['salt', 'pepper']],
+  T: [['table', 'dinner'], ['tea', 'cup'], ['tiger', 'stripes'], ['tooth', 'dentist']],
+  U: [['upstairs', 'steps'], ['ukulele', 'strings']],
+  V: [['village', 'houses'], ['vase', 'flowers'], ['valley', 'hills'], ['volcano', 'lava'], ['vegetable', 'carrot'], ['vest', 'clothes']],
+  W: [['window', 'glass'], ['wood', 'tree'], ['watch', 'time'], ['whale', 'ocean'], ['wolf', 'howl'], ['wheel', 'car']],
+  X: [['xray', 'bones'], ['xerox', 'copy'], ['xenon', 'gas'], ['xylem', 'plants']],
+  Y: [['year', 'calendar'], ['yard', 'garden'], ['yarn', 'knit'], ['yogurt', 'breakfast'], ['yacht', 'boat'], ['yolk', 'egg']],
+  Z: [['zoo', 'animals'], ['zero', 'nothing'], ['zone', 'area'], ['zipper', 'jacket'], ['zinc', 'metal'], ['zigzag', 'line']],
+};
+
 // ------------------------------------------------------------------------------------------------------------
 // Games
 

@@ -41,16 +41,22 @@ def main():
     boost = {kv.split(":")[0]: int(kv.split(":")[1]) for kv in os.environ.get("FORMAT_BOOST", "").split(",") if kv}
     t0 = time.time()
     n_long = 0
-    with open(f"{work}/corpus.jsonl") as f:
-        for line in f:
-            r = json.loads(line)
-            p = enc.encode(r["prompt"])
-            c = enc.encode(r["completion"])
-            if len(p) + len(c) > maxlen:
-                n_long += 1
-                continue
-            for _ in range(boost.get(r["format"], 1)):
-                data.append((p + c, len(p)))
+    # EXTRA_CORPUS="a.jsonl,b.jsonl": more example files (relative to WORK_DIR), read after corpus.jsonl (phase 5).
+    # A boost of 0 drops a format.
+    extra = [x for x in os.environ.get("EXTRA_CORPUS", "").split(",") if x]
+    for path in ["corpus.jsonl"] + extra:
+        with open(f"{work}/{path}") as f:
+            for line in f:
+                r = json.loads(line)
+                if boost.get(r["format"], 1) == 0:
+                    continue
+                p = enc.encode(r["prompt"])
+                c = enc.encode(r["completion"])
+                if len(p) + len(c) > maxlen:
+                    n_long += 1
+                    continue
+                for _ in range(boost.get(r["format"], 1)):
+                    data.append((p + c, len(p)))
     print(f"encoded {len(data)} examples ({n_long} too long) in {time.time() - t0:.0f}s", flush=True)
     lens = [len(x) for x, _ in data]
     print(f"tokens: total {sum(lens)}, mean {sum(lens) / len(lens):.0f}, max {max(lens)}", flush=True)
@@ -81,20 +87,35 @@ def main():
                             lr=4e-3, betas=(0.9, 0.95), eps=1e-8)
     base_lr, warm = float(os.environ.get("LR", "4e-3")), 30
 
+    # SCHEDULE=time (auto only): after the warm-up, the cosine runs over wall-clock time (progress = elapsed time /
+    # BUDGET) and training stops at BUDGET seconds, so a machine that slows down mid-run (other jobs on the shared
+    # cores) shortens the phase instead of cutting it off before the lr has decayed. Used by phase 5.
+    time_sched = auto and os.environ.get("SCHEDULE", "steps") == "time"
+    t_warm = [None]
+
     def lr_at(s):
         if s < warm:
             return base_lr * (s + 1) / warm
+        if time_sched:
+            if t_warm[0] is None:
+                t_warm[0] = time.time()
+            prog = min(1.0, (time.time() - t_warm[0]) / max(1.0, budget - (t_warm[0] - t0)))
+            return base_lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * prog)))
         prog = (s - warm) / max(1, steps - warm)
         return base_lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * prog)))
 
-    log = {"format_boost": boost or None, "init": init or None, "lr": base_lr, "auto_steps": auto, "step_estimates": [], "tokens_per_batch": tok_budget, "seed": seed, "examples": len(data), "loss": []}
+    log = {"schedule": "time" if time_sched else "steps", "format_boost": boost or None, **({"extra_corpus": extra} if extra else {}), "init": init or None, "lr": base_lr, "auto_steps": auto, "step_estimates": [], "tokens_per_batch": tok_budget, "seed": seed, "examples": len(data), "loss": []}
     t0 = time.time()
     ema = None
     bi = len(batches)
     step = -1
     while step + 1 < steps:
         step += 1
-        if auto and step in (10, 60):
+        if time_sched and step >= warm and time.time() - t0 >= budget:
+            print(f"time schedule: {budget:.0f}s reached after {step} steps", flush=True)
+            steps = step
+            break
+        if auto and not time_sched and step in (10, 60):
             per = (time.time() - t0) / step
             steps = max(step + 20, int((budget - (time.time() - t0)) / per) + step)
             log["step_estimates"].append({"at": step, "s_per_step": round(per, 2), "steps": steps})
