@@ -203,3 +203,13 @@ describe('synchrony ridge α', () => {
     expect(cv.conditions[0].ba!.alpha).toBe(0.5);
   });
 });
+
+describe('synchrony analysis on very few samples', () => {
+  it('falls back to the fixed α with a warning when the α folds would be too small, instead of failing', async () => {
+    const c = config({ scenarios: ['s0', 's1', 's2'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 2 });
+    const a = analyzeSynchrony(c, await runAll(c, modelsOf(fakeSyncModel())));
+    const real = a.conditions[0];
+    for (const d of [real.ab, real.ba]) if (d) expect(d.alpha).toBeGreaterThan(0);
+    expect(real.warnings.join(' ')).not.toMatch(/ridge: need at least/);
+  });
+});

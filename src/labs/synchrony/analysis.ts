@@ -86,6 +86,14 @@ function direction(r: SyncResult, n: number, groups: number): DirectionResult {
   return { grid: [...r.r2], LA: r.LA, LB: r.LB, best: [...r.best], bestR2: [...r.bestR2], syncR2: r.syncR2, se: r.se, alpha: r.alpha, n, groups };
 }
 
+/** The fewest samples on either side (train or test) of any of these masks. */
+function smallestSide(masks: Uint8Array[]): number {
+  return Math.min(...masks.map((m) => {
+    const test = m.reduce((a, v) => a + v, 0);
+    return Math.min(test, m.length - test);
+  }));
+}
+
 /** Grids per direction, for progress: the α search's (candidates × folds), then the scored splits. */
 const CV_FOLDS = 3;
 const gridsPerDirection = (config: SynchronyConfig) => (config.analysis.alphaMode === 'cv' && config.analysis.alphaGrid.length > 1 ? config.analysis.alphaGrid.length : 0) + 1;
@@ -103,8 +111,10 @@ function* unit<T>(steps: Generator<Progress, T>): Generator<number, T> {
  * The α with the best mean unclamped SyncR² over grouped folds cv-0, cv-1, … (ties go to the smaller α); the same
  * rule as the core's chooseAlphaGroupedCV, stepped.
  */
-function* chooseAlphaSteps(samples: ReturnType<typeof buildLagSamples>, alphas: number[], testFraction: number): Generator<number, number> {
+function* chooseAlphaSteps(samples: ReturnType<typeof buildLagSamples>, alphas: number[], testFraction: number): Generator<number, number | null> {
   const seeds = Array.from({ length: CV_FOLDS }, (_, i) => `cv-${i}`);
+  const folds = seeds.map((seed) => groupedSplit(samples.group, testFraction, seed));
+  if (smallestSide(folds) < 2) return null;
   let best = alphas[0];
   let bestScore = -Infinity;
   for (let i = 0; i < alphas.length; i++) {
@@ -128,8 +138,7 @@ function* oneDirection(records: EpisodeRecord[], dims: Dims, k: number, from: Ro
     return null;
   }
   const splits = config.analysis.splitSeeds.map((seed) => groupedSplit(samples.group, config.analysis.testFraction, seed));
-  const smallest = Math.min(...splits.map((m) => Math.min(m.reduce((a, v) => a + v, 0), m.length - m.reduce((a, v) => a + v, 0))));
-  if (smallest < 2) {
+  if (smallestSide(splits) < 2) {
     warnings.push(`${label}: ${samples.source.n} samples in ${groups} groups leave a split with fewer than 2 training or test samples.`);
     return null;
   }
@@ -137,12 +146,14 @@ function* oneDirection(records: EpisodeRecord[], dims: Dims, k: number, from: Ro
   try {
     // cv: every condition and direction gets its own α from the same grid and the same grouped folds, so that no
     // condition is favoured; the folds reuse the samples that the splits then score (a mild, shared optimism).
-    const alpha =
-      config.analysis.alphaMode === 'cv' && config.analysis.alphaGrid.length > 1
-        ? yield* chooseAlphaSteps(samples, config.analysis.alphaGrid, config.analysis.testFraction)
-        : config.analysis.alphaMode === 'cv'
-          ? config.analysis.alphaGrid[0]
-          : config.analysis.alpha;
+    let alpha = config.analysis.alphaMode === 'cv' ? config.analysis.alphaGrid[0] : config.analysis.alpha;
+    if (config.analysis.alphaMode === 'cv' && config.analysis.alphaGrid.length > 1) {
+      const chosen = yield* chooseAlphaSteps(samples, config.analysis.alphaGrid, config.analysis.testFraction);
+      if (chosen === null) {
+        alpha = config.analysis.alpha;
+        warnings.push(`${label}: too few samples to cross-validate α, so the fixed α = ${alpha} was used.`);
+      } else alpha = chosen;
+    }
     r = yield* unit(syncR2Steps(samples.source, samples.target, samples.group, { alpha, splits }));
   } catch (e) {
     // A summary must never lose a run: a map that cannot be computed becomes a warning, not an exception.
