@@ -8,6 +8,21 @@ import { synchronyLab } from '../../src/labs/synchrony/config';
 import { listScenarios } from '../../src/labs/synchrony/scenarios/index';
 import type { SynchronyAnalysis } from '../../src/labs/synchrony/types';
 
+/** Three scenarios with one-phrase bios, carried in the link: short prompts for SwiftShader's slow prefill. */
+function tinyScenarios() {
+  const persona = (id: string, name: string) => ({ id, name, age: 30, occupation: 'cook', pronouns: 'she/her', publicInfo: 'Cooks.', personality: 'Kind.', decisionStyle: 'Quick.', secret: 'Hates soup.' });
+  const scenario = (id: string, relationship: number) => ({
+    id,
+    title: `Tiny ${id}`,
+    category: 'negotiation',
+    text: 'Two cooks share one oven.',
+    goals: ['Use the oven first.', 'Use the oven first.'],
+    relationship,
+    pairings: [['ana', 'bea']],
+  });
+  return { personas: [persona('ana', 'Ana'), persona('bea', 'Bea')], scenarios: [scenario('tiny-a', 0), scenario('tiny-b', 3), scenario('tiny-c', 5)] };
+}
+
 /**
  * Three short episodes on the embedded model, on the flavour's backend. SwiftShader's WebGPU takes ~0.8 s per
  * forward pass, so that flavour generates fewer tokens per turn and runs the passive control in its one run.
@@ -16,11 +31,11 @@ function studyConfig(device: 'webgpu' | 'wasm') {
   const short = device === 'webgpu';
   const checked = validateConfig(synchronyLab, {
     seed: 11,
-    scenarios: listScenarios().slice(0, 3).map((s) => s.id),
+    ...(short ? { scenarios: ['tiny-a', 'tiny-b', 'tiny-c'], customScenarios: tinyScenarios() } : { scenarios: listScenarios().slice(0, 3).map((s) => s.id) }),
     pairingsPerScenario: 1,
     bothOrders: false,
-    maxUtterancesPerAgent: 3,
-    maxNewTokens: short ? 8 : 24,
+    maxUtterancesPerAgent: short ? 4 : 3,
+    maxNewTokens: short ? 6 : 24,
     controls: { passiveReader: short },
     runtime: { device, dtype: 'fp32' },
   });
@@ -77,7 +92,12 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
     await transcript.waitFor();
     expect((await transcript.textContent())!.length).toBeGreaterThan(20);
     // both maps drawn over the 6 × 6 decoder layers of the embedded model
-    for (const id of ['sync-heatmap-ab', 'sync-heatmap-ba']) await page.locator(`[data-testid=${id}][data-rows="6"][data-cols="6"]`).waitFor({ timeout: 60_000 });
+    for (const id of ['sync-heatmap-ab', 'sync-heatmap-ba']) {
+      await page.locator(`[data-testid=${id}][data-rows="6"][data-cols="6"]`).waitFor({ timeout: 60_000 }).catch(async (e) => {
+        const why = await page.getByTestId('sync-warnings').textContent().catch(() => 'no warnings shown');
+        throw new Error(`${(e as Error).message}; warnings: ${why}; transcript: ${await page.getByTestId('sync-transcript').textContent()}`);
+      });
+    }
     await page.getByTestId('sync-r2').waitFor();
     const real = await storedAnalysis(page, first.id!);
     expect(real.episodes).toBe(3);
