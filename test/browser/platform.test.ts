@@ -78,7 +78,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.getByLabel('Side').fill('23');
     await page.getByLabel('Side').press('Tab');
     await page.getByLabel('Generator').selectOption('triangular');
-    await page.getByLabel('Update', { exact: true }).selectOption('async');
+    await page.getByRole('group', { name: 'Dynamics' }).getByLabel('Update').selectOption('async');
     const url = page.url();
     expect(url).toContain('#/opinions?c=');
     const other = await browser.newContext();
@@ -87,7 +87,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await fresh.getByRole('heading', { name: 'Opinions', level: 1 }).waitFor();
     expect(await fresh.getByLabel('Side').inputValue()).toBe('23');
     expect(await fresh.getByLabel('Generator').inputValue()).toBe('triangular');
-    expect(await fresh.getByLabel('Update', { exact: true }).inputValue()).toBe('async');
+    expect(await fresh.getByRole('group', { name: 'Dynamics' }).getByLabel('Update').inputValue()).toBe('async');
     await other.close();
     await page.context().close();
   });
