@@ -104,7 +104,7 @@ def main():
         prog = (s - warm) / max(1, steps - warm)
         return base_lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * prog)))
 
-    log = {"schedule": "time" if time_sched else "steps", "format_boost": boost or None, **({"extra_corpus": extra} if extra else {}), "init": init or None, "lr": base_lr, "auto_steps": auto, "step_estimates": [], "tokens_per_batch": tok_budget, "seed": seed, "examples": len(data), "loss": []}
+    log = {"schedule": "time" if time_sched else "steps", "format_boost": boost or None, **({"extra_corpus": extra} if extra else {}), "init": init or None, "lr": base_lr, "auto_steps": auto, "step_estimates": [], "tokens_per_batch": tok_budget, "seed": seed, "examples": len(data), "loss": [], "lr_per_step": []}
     t0 = time.time()
     ema = None
     bi = len(batches)
@@ -139,8 +139,10 @@ def main():
             att[r, : len(x)] = 1
             w[r, 1:pl] = PROMPT_WEIGHT
             w[r, pl: len(x)] = 1.0
+        lr_now = lr_at(step)
         for g in opt.param_groups:
-            g["lr"] = lr_at(step)
+            g["lr"] = lr_now
+        log["lr_per_step"].append(float(f"{lr_now:.6e}"))  # every step's lr (the schedule actually applied)
         logits = model.train_logits(ids, att)
         lp = torch.nn.functional.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1),
                                                reduction="none").view(len(idx), L - 1)
