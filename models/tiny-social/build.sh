@@ -12,7 +12,7 @@
 #                                               # ONNX committed in $PHASE4_COMMIT
 #   FROM_PHASE5=1 PHASE5_SCHEDULE=steps PHASE5_STEPS=505 models/tiny-social/build.sh   # phase 5, deterministic
 #                                               # step schedule (same steps and data order, different lr curve)
-#   FROM_PHASE6=1 PHASE6_STEPS=350 models/tiny-social/build.sh   # the phase-6 candidate (off by default, see below),
+#   FROM_PHASE6=1 models/tiny-social/build.sh   # only phase 6 (as committed, 350 steps on a step schedule),
 #                                               # from work/ckpt_phase5.pt (phase 5 now saves it)
 #
 # Needs /usr/bin/python3 with Debian's python3-torch, python3-onnx, python3-numpy (and libopenblas0-pthread), and
@@ -69,7 +69,7 @@ PHASE5_BOOST="similarity.word:0,similarity.guess:0,letters.word:3,letters.guess:
 #   FROM_PHASE6=1 PHASE6_STEPS=350 models/tiny-social/build.sh   # phase 6 only, from work/ckpt_phase5.pt
 #   FROM_PHASE5=1 PHASE5_SCHEDULE=steps PHASE5_STEPS=505 PHASE6_STEPS=350 models/tiny-social/build.sh   # 5 then 6
 # (the tested candidate was trained from the committed phase-5 checkpoint, i.e. the wall-clock phase-5 run.)
-PHASE6_STEPS="${PHASE6_STEPS:-off}"   # "off" skips phase 6; the tested candidate used 350
+PHASE6_STEPS="${PHASE6_STEPS:-350}"   # "off" skips phase 6; the committed model used 350 (step schedule)
 PHASE6_LR="${PHASE6_LR:-8e-4}"
 PHASE6_BOOST="similarity.word:0,similarity.guess:0,letters.word:6,letters.guess:6,similarity.final.story:3,similarity.final.biography:3,similarity.final.haiku:3,synchrony.judge:2"
 # The commit whose models/tiny-social/onnx/model.onnx (and test fixture, train_log.json) is the phase-4 build: the
