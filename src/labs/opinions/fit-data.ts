@@ -6,14 +6,13 @@
  *   pure-simulation run replayed from its config and seed (the first `rounds` steps of every replica, checked
  *   against the stored n(t)).
  */
-import { createRng, hashSeed } from '../../core/rng';
 import { episodeRng } from '../../core/runs/runner';
 import type { RunBundle } from '../../core/runs/bundle';
 import { edgeList } from '../../core/graphs/signed';
 import { simulateGlauber } from '../../core/ising/simulate';
 import type { StudyItem } from '../../core/ising/study';
 import { opinionsLab } from './config';
-import { configFields, configGraph, simulationProblem, type OpinionsConfig } from './graph';
+import { simulationProblem, simulationSetup, type OpinionsConfig } from './graph';
 import { TRAJECTORY_FORMAT, TRAJECTORY_RESULT, toIsingEpisode, type OpinionTrajectory } from './trajectory';
 import { TRAJECTORY_LIMITS, validateTrajectoryFile } from './trajectory-io';
 import { trajectoriesFromRun } from './community-data';
@@ -69,19 +68,11 @@ export type RunTrajectories = { ok: true; trajectories: OpinionTrajectory[]; sou
 export function simulationTrajectories(config: OpinionsConfig, runId: string, episodeIndices: readonly number[], rounds: number, stored?: ReadonlyMap<number, ArrayLike<number>>): OpinionTrajectory[] {
   const problem = simulationProblem(config);
   if (problem) throw new Error(problem);
-  const graph = configGraph(config, createRng(hashSeed(`${config.seed}/graph`)));
+  const { graph, params } = simulationSetup(config);
   const d = config.dynamics;
   const T = Math.max(1, Math.min(rounds, d.steps, TRAJECTORY_LIMITS.rounds - 1));
   if (graph.n * (T + 1) * episodeIndices.length > TRAJECTORY_LIMITS.values)
     throw new Error(`${episodeIndices.length} replicas of ${graph.n} agents over ${T} rounds exceed ${TRAJECTORY_LIMITS.values.toLocaleString('en')} spins; use fewer rounds or a smaller graph`);
-  const fields = configFields(d, graph.n, createRng(hashSeed(`${config.seed}/fields`)));
-  const params = {
-    couplings: { kind: 'three' as const, betaPlus: d.betaFriendly, betaMinus: d.betaUnfriendly, beta0: d.betaUnsigned },
-    fields,
-    temperature: d.temperature,
-    mode: d.update,
-    eps: d.epsilon,
-  };
   const edges = edgeList(graph).map(([i, j, s]) => [i, j, s > 0 ? 1 : -1] as [number, number, 1 | -1]);
   const graphId = `${runId}/graph`.slice(0, 64);
   return episodeIndices.map((index) => {

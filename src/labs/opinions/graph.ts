@@ -1,4 +1,4 @@
-import type { Rng } from '../../core/rng';
+import { createRng, hashSeed, type Rng } from '../../core/rng';
 import { lowRank, randomSigned, squareLattice, triangularLattice } from '../../core/graphs/generators';
 import { fromEdges, type SignedGraph } from '../../core/graphs/signed';
 import type { ConfigOf } from '../../core/config/lab-definition';
@@ -59,4 +59,23 @@ export function simulationProblem(config: OpinionsConfig): string | null {
   if (config.dynamics.nodeFields.length && config.dynamics.nodeFields.length !== n)
     return `Per-node fields hold ${config.dynamics.nodeFields.length} values, but the graph has ${n} nodes.`;
   return null;
+}
+
+/**
+ * What a pure-simulation run simulates: the graph (seeded by `${seed}/graph`), the quenched fields (by
+ * `${seed}/fields`) and the Glauber parameters. The runner and the fit's replay of a stored run both use this, so a
+ * replay draws exactly what the run drew.
+ */
+export function simulationSetup(config: OpinionsConfig) {
+  const graph = configGraph(config, createRng(hashSeed(`${config.seed}/graph`)));
+  const d = config.dynamics;
+  const fields = configFields(d, graph.n, createRng(hashSeed(`${config.seed}/fields`)));
+  const params = {
+    couplings: { kind: 'three' as const, betaPlus: d.betaFriendly, betaMinus: d.betaUnfriendly, beta0: d.betaUnsigned },
+    fields,
+    temperature: d.temperature,
+    mode: d.update,
+    eps: d.epsilon,
+  };
+  return { graph, params };
 }

@@ -1,9 +1,8 @@
 import { simulateGlauber } from '../../core/ising/simulate';
-import { createRng, hashSeed } from '../../core/rng';
 import { throwIfCancelled, yieldToEventLoop, type LabRunner } from '../../core/runs/runner';
 import { communityLayout, communityProblem } from './community-data';
 import { communityLivePlot, runCommunityEpisode, summarizeCommunity } from './community-runner';
-import { configFields, configGraph, configNodeCount, simulationProblem, type OpinionsConfig } from './graph';
+import { configNodeCount, simulationProblem, simulationSetup, type OpinionsConfig } from './graph';
 
 /** Steps simulated between checks for cancellation and progress. */
 const CHUNK = 50;
@@ -33,16 +32,8 @@ export const opinionsRunner: LabRunner<OpinionsConfig> = {
   },
   async runEpisode(config, ctx) {
     if (config.mode === 'community') return runCommunityEpisode(config, ctx);
-    const graph = configGraph(config, createRng(hashSeed(`${config.seed}/graph`)));
+    const { graph, params } = simulationSetup(config);
     const d = config.dynamics;
-    const fields = configFields(d, graph.n, createRng(hashSeed(`${config.seed}/fields`)));
-    const params = {
-      couplings: { kind: 'three' as const, betaPlus: d.betaFriendly, betaMinus: d.betaUnfriendly, beta0: d.betaUnsigned },
-      fields,
-      temperature: d.temperature,
-      mode: d.update,
-      eps: d.epsilon,
-    };
     let spins: ArrayLike<number> = Int8Array.from({ length: graph.n }, () => (ctx.rng.next() < d.initialUp ? 1 : -1));
     const net: number[] = [mean(spins)];
     for (let done = 0; done < d.steps; ) {
