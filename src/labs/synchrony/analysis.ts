@@ -267,6 +267,7 @@ export function* analyzeSynchronySteps(config: SynchronyConfig, episodes: readon
   const turns = parsed.flatMap((p) => p.turns);
   return {
     pair: mine[0] ? pairName(mine[0].meta) : '',
+    alphaMode: config.analysis.alphaMode,
     alpha: config.analysis.alpha,
     splitSeeds: config.analysis.splitSeeds,
     episodes: mine.length,

@@ -99,6 +99,9 @@ export interface ConditionResult {
 export interface SynchronyAnalysis {
   /** The model pair the conditions describe ("a × b"); each pair has its own layer maps. */
   pair: string;
+  /** 'cv': each direction chose its own α (DirectionResult.alpha); 'fixed': every map used `alpha`. */
+  alphaMode?: 'cv' | 'fixed';
+  /** The fixed α; with cv it is only the fallback for directions too small to cross-validate. */
   alpha: number;
   splitSeeds: number[];
   episodes: number;
