@@ -18,10 +18,10 @@ export const LAB_PLANS: Record<LabName, { now: string; coming: string[] }> = {
     ],
   },
   opinions: {
-    now: 'The kinetic-Ising simulation runs now, live: edit or generate a signed graph, set the three couplings, fields and temperature, play and step the dynamics, sweep the temperature to find 𝒯_c, and run recorded replicas. In community mode, LLM agents with personas vote K times per round and message their friendly and unfriendly neighbours, round by round (every round stored, resumable, with a live graph and an agent inspector); pick the questions and edit the personas in the page.',
+    now: 'The kinetic-Ising simulation runs now, live: edit or generate a signed graph, set the three couplings, fields and temperature, play and step the dynamics, sweep the temperature to find 𝒯_c, and run recorded replicas. In community mode, LLM agents with personas vote K times per round and message their friendly and unfriendly neighbours, round by round (every round stored, resumable, with a live graph and an agent inspector). The Fit panel fits the 1-, 3- and 5-coupling Glauber laws and the ε form to stored or imported runs and compares them with every baseline, with archetypes, regimes and correctness.',
     coming: [
-      'Fits of the 1-, 3- and 5-coupling Glauber laws to those votes, which predict the next round, against every baseline.',
-      'Archetypes and regimes of the observed runs against stochastic rollouts of the fitted law.',
+      'Screening of the questions that divide the agents most (highest vote entropy), as the method did.',
+      'Batched generation, so that the K votes of an agent cost one call.',
     ],
   },
   polarization: {
