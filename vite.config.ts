@@ -41,10 +41,20 @@ function embeddedModels(): Plugin {
   };
 }
 
+/**
+ * Cross-origin isolation lets onnxruntime-web run WASM on several threads (SharedArrayBuffer). Everything the app
+ * loads is same-origin or fetched with CORS (hub models), which require-corp allows. A static host must send the
+ * same two headers (docs/runtime.md); without them the lab still works, on one WASM thread.
+ */
+const crossOriginIsolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 export default defineConfig({
   plugins: [copyOrtAssets(), embeddedModels(), svelte()],
   worker: { format: 'es' },
   build: { target: 'es2022', chunkSizeWarningLimit: 4000 },
-  server: { port: 5173 },
-  preview: { port: 5173 },
+  server: { port: 5173, headers: crossOriginIsolation },
+  preview: { port: 5173, headers: crossOriginIsolation },
 });

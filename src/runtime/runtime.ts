@@ -53,6 +53,15 @@ export interface Platform {
   deviceOption?(backend: string): { device?: unknown; session_options?: Record<string, unknown> };
 }
 
+/** onnxruntime-web settles its thread count when the first wasm session is created: report what it chose. */
+function wasmThreadsNote(tf: TF): string {
+  const threads = (tf.env?.backends?.onnx?.wasm as { numThreads?: unknown } | undefined)?.numThreads;
+  if (typeof threads !== 'number') return 'wasm threads unknown';
+  if (threads > 1) return `${threads} wasm threads`;
+  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
+  return isolated === false ? '1 wasm thread (the page is not cross-origin isolated)' : '1 wasm thread';
+}
+
 export class ModelLoadError extends Error {
   constructor(
     readonly model: string,
@@ -190,7 +199,7 @@ export class ModelRuntime implements ModelApi {
         id: resolved.id,
         backend: choice.backend,
         dtype: choice.dtype as ConcreteDtype,
-        reason: choice.reason,
+        reason: choice.backend === 'wasm' ? `${choice.reason}; ${wasmThreadsNote(tf)}` : choice.reason,
         numLayers,
         hiddenSize,
         // a graph served from the browser cache was patched on an earlier visit: no plan this time

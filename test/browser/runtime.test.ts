@@ -45,6 +45,7 @@ async function runDiagnostics(page: Page, device: string, dtype: string, statesO
     encodeDiff: Number(await page.getByTestId('diag-encode-diff').getAttribute('data-value')),
     greedyEqual: Number(await page.getByTestId('diag-greedy').getAttribute('data-value')),
     decodeTps: Number(await page.getByTestId('diag-tps').getAttribute('data-decode')),
+    reason: (await page.getByTestId('diag-reason').textContent()) ?? '',
   };
 }
 
@@ -59,13 +60,19 @@ for (const flavour of FLAVOURS as Flavour[]) {
     it(`fp32 hidden states match the PyTorch fixture on ${flavour}`, async () => {
       const { page, errors } = await openDiagnostics(browser);
       const r = await runDiagnostics(page, flavour, 'fp32');
-      console.info(`[runtime ${flavour}] fp32 max abs diff ${r.maxAbsDiff.toExponential(2)}, encode ${r.encodeDiff.toExponential(2)}, greedy equal ${r.greedyEqual}/${fixture.cases.length}, decode ${r.decodeTps.toFixed(1)} tok/s`);
+      console.info(`[runtime ${flavour}] fp32 max abs diff ${r.maxAbsDiff.toExponential(2)}, encode ${r.encodeDiff.toExponential(2)}, greedy equal ${r.greedyEqual}/${fixture.cases.length}, decode ${r.decodeTps.toFixed(1)} tok/s (${r.reason})`);
       expect(r.backend).toBe(flavour);
       expect(r.dtype).toBe('fp32');
       const tol = flavour === 'wasm' ? fixture.tolerances.fp32.hidden_max_abs : WEBGPU_FP32_TOL;
       expect(r.maxAbsDiff).toBeLessThanOrEqual(tol);
       expect(r.encodeDiff).toBeLessThanOrEqual(tol); // a left-padded batch gives each prompt's own states
-      if (flavour === 'wasm') expect(r.greedyEqual).toBe(fixture.cases.length);
+      if (flavour === 'wasm') {
+        expect(r.greedyEqual).toBe(fixture.cases.length);
+        // the preview server sends COOP/COEP, so onnxruntime-web may use threads; the load says how many it took
+        expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+        expect(r.reason).toMatch(/\d+ wasm threads?/);
+        expect(r.reason).not.toMatch(/not cross-origin isolated/);
+      }
       expect(errors).toEqual([]);
       await page.context().close();
     });
