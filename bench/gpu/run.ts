@@ -1,5 +1,7 @@
 /**
- * WebGPU runtime benchmark on a real GPU: tokens/s and the tap overhead (taps ÷ no taps, same run).
+ * WebGPU runtime benchmark on a real GPU: tokens/s, the tap overhead (taps ÷ no taps, same run) and the CPU-side
+ * memory of each loaded model (performance.measureUserAgentSpecificMemory: page + model workers; GPU buffers are not
+ * counted). The page is served cross-origin isolated (bench/gpu/vite.config.ts), which that API needs.
  *
  *   npm run build                                   # once: fills public/ort and public/models
  *   npx tsx bench/gpu/run.ts [--model tiny-social] [--dtype auto] [--rounds 5] [--new-tokens 64] [--headed]
@@ -7,6 +9,8 @@
  * Needs Chromium with a working GPU (NVIDIA: recent driver, Vulkan). CHROMIUM_PATH overrides /usr/bin/chromium.
  * Hub models need network access from the browser (the first run downloads them into the browser cache of a
  * throw-away profile). Prints a markdown table to paste into docs/benchmarks.md. Not run in CI.
+ * The same page runs wasm and SwiftShader WebGPU in headless Chromium in `npm run bench -- runtime-browser`
+ * (bench/suites/runtime-browser.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -37,7 +41,21 @@ const url = `http://127.0.0.1:${address.port}/`;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   headless: !values.headed,
-  args: ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan,WebGPUService', '--use-angle=vulkan', '--ignore-gpu-blocklist', '--enable-gpu'],
+  args: [
+    '--no-sandbox',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    // measureUserAgentSpecificMemory answers at once instead of at the next GC (≈ 10 s in headless Chromium)
+    '--enable-blink-features=ForceEagerMeasureMemory',
+    '--enable-unsafe-webgpu',
+    '--enable-features=Vulkan,WebGPUService',
+    '--use-angle=vulkan',
+    '--ignore-gpu-blocklist',
+    '--enable-gpu',
+  ],
 });
 const page = await browser.newPage();
 page.on('console', (m) => m.type() === 'error' && process.stderr.write(`[page] ${m.text()}\n`));
@@ -55,10 +73,14 @@ for (const model of models) {
     const gpu = r.gpu as { description?: string; shaderF16: boolean } | null;
     adapter = `${gpu?.description ?? 'unknown adapter'}, shader-f16 ${gpu?.shaderF16 ? 'yes' : 'no'}`;
     const n = (k: string, d = 1) => (r[k] as number).toFixed(d);
-    rows.push(`| ${r.model} | ${r.dtype} | ${n('prefillTpsTaps', 0)} | ${n('prefillTpsPlain', 0)} | ${n('decodeTpsTaps')} | ${n('decodeTpsPlain')} | ${n('tapOverhead', 3)} | ${n('prefillOverhead', 3)} | ${((r.loadMs as number) / 1000).toFixed(1)} |`);
+    const m = r.memory as Record<'before' | 'afterTapped' | 'afterPlain', { bytes?: number; error?: string }>;
+    const mib = (a: { bytes?: number; error?: string }, b: { bytes?: number; error?: string }) => (a.bytes !== undefined && b.bytes !== undefined ? ((b.bytes - a.bytes) / 2 ** 20).toFixed(1) : `n/a (${a.error ?? b.error})`);
+    rows.push(
+      `| ${r.model} | ${r.dtype} | ${n('prefillTpsTaps', 0)} | ${n('prefillTpsPlain', 0)} | ${n('decodeTpsTaps')} | ${n('decodeTpsPlain')} | ${n('tapOverhead', 3)} | ${n('prefillOverhead', 3)} | ${((r.loadMs as number) / 1000).toFixed(1)} | ${mib(m.before, m.afterTapped)} | ${mib(m.afterTapped, m.afterPlain)} |`,
+    );
     process.stderr.write(`${model}: done\n`);
   } catch (e) {
-    rows.push(`| ${model} | – | failed: ${(e as Error).message.split('\n')[0]} | | | | | | |`);
+    rows.push(`| ${model} | – | failed: ${(e as Error).message.split('\n')[0]} | | | | | | | | |`);
   }
 }
 await browser.close();
@@ -67,8 +89,8 @@ process.stdout.write(
   [
     `WebGPU (${adapter}), Chromium ${browser.version()}, ${new Date().toISOString().slice(0, 10)}; greedy, ${values['new-tokens']} new tokens; medians of ${values.rounds} alternating rounds.`,
     '',
-    '| model | dtype | prefill tok/s (taps) | prefill tok/s (no taps) | decode tok/s (taps) | decode tok/s (no taps) | tap overhead, generate | tap overhead, prefill | load s |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| model | dtype | prefill tok/s (taps) | prefill tok/s (no taps) | decode tok/s (taps) | decode tok/s (no taps) | tap overhead, generate | tap overhead, prefill | load s | memory, 1st model (MiB, CPU side) | memory, 2nd model (MiB, CPU side) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n') + '\n',
 );
