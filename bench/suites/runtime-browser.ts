@@ -34,7 +34,7 @@ const FLAGS = [
 ];
 
 const RUNS: (BenchOptions & { label: string; timeoutMs: number })[] = [
-  { label: 'wasm', device: 'wasm', dtype: 'fp32', rounds: env('BENCH_WASM_ROUNDS', 21), newTokens: env('BENCH_WASM_TOKENS', 32), timeoutMs: 180_000 },
+  { label: 'wasm', device: 'wasm', dtype: 'fp32', rounds: env('BENCH_WASM_ROUNDS', 25), newTokens: env('BENCH_WASM_TOKENS', 128), timeoutMs: 180_000 },
   { label: 'WebGPU (SwiftShader)', device: 'webgpu', dtype: 'fp32', rounds: env('BENCH_GPU_ROUNDS', 5), newTokens: env('BENCH_GPU_TOKENS', 8), timeoutMs: 240_000 },
 ];
 
