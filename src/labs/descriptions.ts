@@ -10,9 +10,8 @@ export const LAB_PLANS: Record<LabName, { now: string; coming: string[] }> = {
     ],
   },
   similarity: {
-    now: 'Set up a comparison and share it as a link. Running it needs the model runtime, which is being built.',
+    now: 'CKA between the layers of the models you pick (the embedded toy model offline, hub models online): each model encodes a probe set (bundled paragraphs or questions, or your own), the last token\'s state at every decoder layer is kept, and every pair of models gets its layer-by-layer CKA map (biased or debiased HSIC) with global, max-aligned and early/middle/late pooling, and seeded permutation p-values if you ask.',
     coming: [
-      'Linear CKA (biased and debiased) between every pair of layers of two models, with global and max-aligned pooling.',
       'Cooperation games (word guessing, public goods, split the dollar, beauty contest) and novelty tasks between the models.',
       'A mixed-effects regression with crossed random intercepts: does similarity predict cooperation and novelty?',
     ],

@@ -11,4 +11,5 @@ export interface LabViewProps {
 export const LAB_VIEWS: Partial<Record<LabName, () => Promise<{ default: Component<LabViewProps> }>>> = {
   opinions: () => import('./opinions/OpinionsView.svelte'),
   synchrony: () => import('./synchrony/SynchronyView.svelte'),
+  similarity: () => import('./similarity/SimilarityView.svelte'),
 };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { FLAVOURS, launch, openPage, waitFor } from './setup/browser';
+import { FLAVOURS, launch, openPage } from './setup/browser';
+import { runAndWait, storedResult } from './setup/runs';
 import { encodeLinkFragment } from '../../src/core/config';
 import { validateConfig } from '../../src/core/config/validate';
 import { synchronyLab } from '../../src/labs/synchrony/config';
@@ -45,34 +46,8 @@ function studyConfig(device: 'webgpu' | 'wasm') {
   return checked.value;
 }
 
-async function runState(page: Page) {
-  return page.evaluate(() => {
-    const el = document.querySelector('[data-run-status]');
-    const text = el?.querySelector('[role=progressbar]')?.getAttribute('aria-label') ?? '';
-    return { id: el?.getAttribute('data-run-id') ?? null, status: el?.getAttribute('data-run-status') ?? null, done: Number(/^(\d+)/.exec(text)?.[1] ?? 0) };
-  });
-}
-
-/** Clicks Run and waits for that run (not an earlier one still on the card) to finish. */
-async function runAndWait(page: Page, episodes: number) {
-  const before = (await runState(page)).id;
-  await page.getByRole('button', { name: new RegExp(`^Run \\(${episodes} episodes?\\)`) }).click();
-  const finished = async () => {
-    const s = await runState(page);
-    return s.id !== before && ['done', 'failed'].includes(s.status ?? '');
-  };
-  await waitFor(page, finished, 200_000).catch(async (e) => {
-    const live = await page.getByTestId('run-live').textContent().catch(() => '');
-    throw new Error(`${e.message}: ${JSON.stringify(await runState(page))}, live line "${live}"`);
-  });
-  const state = await runState(page);
-  expect(state.status, await page.locator('[role=alert]').allTextContents().then((t) => t.join(' | '))).toBe('done');
-  return state;
-}
-
 async function storedAnalysis(page: Page, runId: string): Promise<SynchronyAnalysis> {
-  const results = await page.evaluate((id) => (window as unknown as { __socialMindsLab: { runResults(id: string): Promise<{ name: string; value: unknown }[]> } }).__socialMindsLab.runResults(id), runId);
-  return results.find((r) => r.name === 'synchrony')!.value as SynchronyAnalysis;
+  return storedResult<SynchronyAnalysis>(page, runId, 'synchrony');
 }
 
 describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {

@@ -1,0 +1,97 @@
+import { ckaSteps, type CkaGrid, type Pooled } from '../../core/cka';
+import type { LayerStack } from '../../core/layer-stack';
+import type { Progress } from '../../core/steps';
+import type { Episode } from '../../core/runs/types';
+import type { SimilarityConfig } from './config';
+
+/** The tensor of one model's probe states, [m, L+1, H] (row 0 = embeddings). */
+export const PROBE_STATES = 'probe_states';
+
+export interface ProbeRecord {
+  kind: 'probes';
+  model: string;
+  backend: string;
+  dtype: string;
+  m: number;
+  numLayers: number;
+  hiddenSize: number;
+  probeSet: string;
+  seconds: number;
+}
+
+export interface PairGrid extends Pooled {
+  /** L_a × L_b, row = decoder layer of model a (layer 1 first). */
+  grid: number[];
+  p?: { grid: number[] } & Pooled;
+}
+
+export interface SimilarityPair {
+  a: string;
+  b: string;
+  La: number;
+  Lb: number;
+  linear: PairGrid;
+  debiased: PairGrid;
+}
+
+export interface SimilarityAnalysis {
+  m: number;
+  probeSet: string;
+  permutations: number;
+  models: Array<Omit<ProbeRecord, 'kind' | 'probeSet' | 'm'>>;
+  /** Every unordered pair, each model with itself first (its self-similarity map, max-aligned = 1). */
+  pairs: SimilarityPair[];
+  warnings: string[];
+}
+
+/** Decoder layers only: the method compares layers 1..L, not the embeddings. */
+export function decoderStack(episode: Episode): LayerStack {
+  const t = episode.tensors[PROBE_STATES];
+  if (!t) throw new Error(`episode ${episode.index} holds no probe states`);
+  const [m, L1, H] = t.shape;
+  const src = t.data as Float32Array;
+  const out = new Float32Array(m * (L1 - 1) * H);
+  for (let i = 0; i < m; i++) out.set(src.subarray((i * L1 + 1) * H, (i + 1) * L1 * H), i * (L1 - 1) * H);
+  return { data: out, n: m, L: L1 - 1, H };
+}
+
+const probeRecord = (e: Episode) => e.records.find((r) => r.kind === 'probes') as unknown as ProbeRecord;
+
+function toPairGrid(g: CkaGrid): PairGrid {
+  const { grid, p, ...pooled } = g;
+  return { ...pooled, grid: Array.from(grid), ...(p ? { p: { ...p, grid: Array.from(p.grid) } } : {}) };
+}
+
+/** CKA for every pair of the run's models, stepping so that a worker can report progress and stay responsive. */
+export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: readonly Episode[]): Generator<Progress, SimilarityAnalysis> {
+  const eps = [...episodes].sort((a, b) => a.index - b.index);
+  const records = eps.map(probeRecord);
+  const warnings: string[] = [];
+  if (eps.length < new Set(config.models).size) warnings.push(`Only ${eps.length} of ${new Set(config.models).size} models have been encoded so far.`);
+  const m = records[0]?.m ?? 0;
+  const pairs: SimilarityPair[] = [];
+  const jobs: Array<[number, number]> = [];
+  for (let i = 0; i < eps.length; i++) for (let j = i; j < eps.length; j++) jobs.push([i, j]);
+  const stacks = new Map<number, LayerStack>();
+  const stackOf = (i: number) => stacks.get(i) ?? stacks.set(i, decoderStack(eps[i])).get(i)!;
+  for (let k = 0; k < jobs.length; k++) {
+    const [i, j] = jobs[k];
+    const gen = ckaSteps(stackOf(i), stackOf(j), { permutations: config.cka.permutations, seed: `${config.seed}/cka/${i}/${j}` });
+    let step = gen.next();
+    while (!step.done) {
+      yield { done: k + step.value.done / step.value.total, total: jobs.length };
+      step = gen.next();
+    }
+    const r = step.value;
+    pairs.push({ a: records[i].model, b: records[j].model, La: r.L1, Lb: r.L2, linear: toPairGrid(r.linear), debiased: toPairGrid(r.debiased) });
+  }
+  if (m > 0 && m < 20) warnings.push(`Only ${m} probes: CKA from so few samples is noisy and biased upward (debiased HSIC helps); the method used 1000.`);
+  return {
+    m,
+    probeSet: records[0]?.probeSet ?? config.probes.set,
+    permutations: config.cka.permutations,
+    models: records.map(({ model, backend, dtype, numLayers, hiddenSize, seconds }) => ({ model, backend, dtype, numLayers, hiddenSize, seconds })),
+    pairs,
+    warnings,
+  };
+}

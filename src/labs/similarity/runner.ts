@@ -1,0 +1,70 @@
+import { requireModels } from '../../core/runs/models';
+import { throwIfCancelled, type LabRunner } from '../../core/runs/runner';
+import type { Episode } from '../../core/runs/types';
+import { runStepsAsync } from '../../core/steps';
+import { analyzeSimilaritySteps, PROBE_STATES, type ProbeRecord } from './analysis';
+import type { SimilarityConfig } from './config';
+import { selectProbes } from './probes';
+
+/** Each model once, in the order the config names them. */
+export const similarityModels = (config: SimilarityConfig): string[] => [...new Set(config.models)];
+
+const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+/**
+ * Part 1 of the Similarity lab: CKA between the layers of the run's models. One episode encodes the probe set with
+ * one model (each probe as one user message in its chat template, no generation prompt; the last token's residual
+ * stream at every layer); the summary compares every pair. The games and novelty tasks are not built yet.
+ */
+export const similarityRunner: LabRunner<SimilarityConfig> = {
+  lab: 'similarity',
+  plan(config) {
+    const models = similarityModels(config);
+    if (config.games.length || config.novelty.length) {
+      return { episodes: 0, bytesPerEpisode: 0, models, unavailable: 'The games and novelty tasks are not built yet: clear "Games" and "Novelty" to run the CKA comparison.' };
+    }
+    const { error } = selectProbes(config.probes.set, config.probes.count, config.seed, config.probes.custom);
+    if (error) return { episodes: 0, bytesPerEpisode: 0, models, unavailable: error };
+    // [m, L+1, H] float32 per model, sized for a 1B model (17 × 2048)
+    return { episodes: models.length, bytesPerEpisode: config.probes.count * 17 * 2048 * 4 + 2_000, models };
+  },
+  async runEpisode(config, ctx): Promise<Episode> {
+    const models = requireModels('similarity', ctx.models);
+    const id = similarityModels(config)[ctx.index];
+    if (!id) throw new Error(`episode ${ctx.index} is outside this run's models`);
+    const { probes, error } = selectProbes(config.probes.set, config.probes.count, config.seed, config.probes.custom);
+    if (error) throw new Error(error);
+    const model = models.get(id);
+    const t0 = now();
+    const L1 = model.numLayers + 1;
+    const H = model.hiddenSize;
+    const data = new Float32Array(probes.length * L1 * H);
+    const batch = config.probes.batchSize;
+    for (let start = 0; start < probes.length; start += batch) {
+      throwIfCancelled(ctx.cancel);
+      const chunk = probes.slice(start, start + batch);
+      ctx.progress(start / probes.length, `${id}: probes ${start + 1}–${start + chunk.length} of ${probes.length}`);
+      const r = await model.encode(chunk, { chatTemplate: true, addGenerationPrompt: false, batchSize: batch });
+      if (r.shape[0] !== chunk.length || r.shape[1] !== L1 || r.shape[2] !== H) {
+        throw new Error(`${id} returned states of shape [${r.shape.join(', ')}], expected [${chunk.length}, ${L1}, ${H}].`);
+      }
+      data.set(r.data, start * L1 * H);
+    }
+    ctx.progress(1);
+    const record: ProbeRecord = {
+      kind: 'probes',
+      model: id,
+      backend: model.backend,
+      dtype: model.dtype,
+      m: probes.length,
+      numLayers: model.numLayers,
+      hiddenSize: H,
+      probeSet: config.probes.set,
+      seconds: (now() - t0) / 1000,
+    };
+    return { index: ctx.index, records: [record as unknown as Record<string, unknown>], tensors: { [PROBE_STATES]: { dtype: 'F32', shape: [probes.length, L1, H], data } } };
+  },
+  async summarize(config, episodes) {
+    return [{ name: 'similarity', value: await runStepsAsync(analyzeSimilaritySteps(config, episodes)) }];
+  },
+};

@@ -1,0 +1,69 @@
+/**
+ * The Similarity lab's CKA part on the embedded model, headless (Node CPU), through the same `run` command as the
+ * CLI: the probe states come from the model runtime's encode(), and the maps from core CKA. fp32 and q4 of the
+ * same model are the one non-trivial pair available offline.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { runCommand } from '../../cli/commands/run.ts';
+import { readBundle } from '../../src/core/runs/bundle.ts';
+import { LABS } from '../../src/labs/registry.ts';
+import { cka } from '../../src/core/cka.ts';
+import { analyzeSimilaritySteps, decoderStack, PROBE_STATES, type SimilarityAnalysis } from '../../src/labs/similarity/analysis.ts';
+import { selectProbes } from '../../src/labs/similarity/probes.ts';
+import { createNodeRuntime } from '../../src/runtime/node.ts';
+import { runSteps } from '../../src/core/steps.ts';
+import type { SimilarityConfig } from '../../src/labs/similarity/config.ts';
+
+async function runSimilarity(config: Record<string, unknown>, dtype: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'sml-sim-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify({ lab: 'similarity', v: 1, config }));
+  const out: string[] = [];
+  const code = await runCommand.run({ positionals: [file], values: { out: dir, device: 'cpu', dtype }, json: true, out: (t) => out.push(t), err: () => {} });
+  const summary = JSON.parse(out.join('\n'));
+  const bundle = readBundle(new Uint8Array(readFileSync(summary.file)), LABS);
+  rmSync(dir, { recursive: true, force: true });
+  return { code, bundle };
+}
+
+describe('Similarity (CKA) on the embedded model, Node CPU', () => {
+  const config = { seed: 4, models: ['tiny-social'], probes: { set: 'builtin-paragraphs', count: 24, batchSize: 5 }, cka: { permutations: 9 } };
+
+  it('encodes the probes through the runtime and compares the model with itself', async () => {
+    const { code, bundle } = await runSimilarity(config, 'fp32');
+    expect(code).toBe(0);
+    expect(bundle.meta.backend).toBe('cpu');
+    const [ep] = bundle.episodes;
+    expect(ep.tensors[PROBE_STATES].shape).toEqual([24, 7, 128]);
+    const a = bundle.results.find((r) => r.name === 'similarity')!.value as SimilarityAnalysis;
+    expect(a.pairs).toHaveLength(1);
+    expect(a.pairs[0].linear.maxAligned).toBeCloseTo(1, 9);
+    expect(a.pairs[0].La).toBe(6);
+    // the stored states are what encode() gives for the same probes, batched or not
+    const rt = createNodeRuntime();
+    await rt.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
+    const probes = selectProbes('builtin-paragraphs', 24, 4).probes;
+    const direct = await rt.encode(probes.slice(0, 3), { chatTemplate: true, addGenerationPrompt: false, batchSize: 1 });
+    await rt.dispose();
+    const stored = ep.tensors[PROBE_STATES].data as Float32Array;
+    let worst = 0;
+    for (let i = 0; i < direct.data.length; i++) worst = Math.max(worst, Math.abs(direct.data[i] - stored[i]));
+    expect(worst).toBeLessThan(1e-4); // left padding in a batch of 5 vs alone: same states up to float32 summation order
+  });
+
+  it('q4 and fp32 of the same model: their maps are alike but not identical', async () => {
+    const fp32 = await runSimilarity(config, 'fp32');
+    const q4 = await runSimilarity(config, 'q4');
+    expect(q4.bundle.meta.dtype).toBe('q4');
+    const r = cka(decoderStack(fp32.bundle.episodes[0]), decoderStack(q4.bundle.episodes[0]));
+    console.info(`[similarity] tiny-social fp32 × q4, 24 paragraphs: linear CKA global ${r.linear.global.toFixed(4)}, max-aligned ${r.linear.maxAligned.toFixed(4)}; debiased global ${r.debiased.global.toFixed(4)}`);
+    expect(r.linear.maxAligned).toBeGreaterThan(0.8);
+    expect(r.linear.maxAligned).toBeLessThan(1 - 1e-6);
+    // and the lab's own analysis of the two runs' episodes gives the same numbers
+    const both = runSteps(analyzeSimilaritySteps({ ...(config as unknown as SimilarityConfig), models: ['a', 'b'], cka: { debiased: false, permutations: 0 } }, [fp32.bundle.episodes[0], { ...q4.bundle.episodes[0], index: 1 }]));
+    expect(both.pairs[1].linear.global).toBe(r.linear.global);
+  });
+});
