@@ -42,7 +42,13 @@ export const runCommand: CliCommand = {
     writeFileSync(file, writeBundle(bundle));
     const seconds = (performance.now() - started) / 1000;
     if (json) out(JSON.stringify({ file, runId: bundle.meta.id, lab: def.name, episodes: bundle.episodes.length, seconds, results: bundle.results }, null, 2));
-    else out(`wrote ${file}\n${bundle.episodes.length} episodes in ${seconds.toFixed(1)} s\n${bundle.results.map((r) => `${r.name}: ${JSON.stringify(r.value)}`).join('\n')}`);
+    else out(`wrote ${file}\n${bundle.episodes.length} episodes in ${seconds.toFixed(1)} s\n${bundle.results.map((r) => `${r.name}: ${preview(r.value)}`).join('\n')}`);
     return 0;
   },
 };
+
+/** Results can hold whole layer grids: the human-readable output shows the start, the bundle and --json hold all. */
+function preview(value: unknown, max = 600): string {
+  const text = JSON.stringify(value);
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters; all of it is in results.json of the bundle, or use --json)`;
+}
