@@ -10,10 +10,10 @@ export const LAB_PLANS: Record<LabName, { now: string; coming: string[] }> = {
     ],
   },
   similarity: {
-    now: 'CKA between the layers of the models you pick (the embedded toy model offline, hub models online): each model encodes a probe set (bundled paragraphs or questions, or your own), the last token\'s state at every decoder layer is kept, and every pair of models gets its layer-by-layer CKA map (biased or debiased HSIC) with global, max-aligned and early/middle/late pooling, and seeded permutation p-values if you ask.',
+    now: 'CKA between the layers of the models you pick (the embedded toy model offline, hub models online): each model encodes a probe set (bundled paragraphs or questions, or your own) and every pair gets its layer-by-layer CKA map (biased or debiased HSIC) with global, max-aligned and early/middle/late pooling and permutation p-values. Every ordered pair of models then plays word guessing, public goods, split the dollar and the Keynesian beauty contest, and a mixed-effects regression with crossed random intercepts asks whether similarity predicts the scores (it needs at least 3 models).',
     coming: [
-      'Cooperation games (word guessing, public goods, split the dollar, beauty contest) and novelty tasks between the models.',
-      'A mixed-effects regression with crossed random intercepts: does similarity predict cooperation and novelty?',
+      'The novelty tasks (brainstorm, then a final story, biography, haiku or vacation text): uniqueness and mutual information against solo work.',
+      'The regression\'s other covariates (ability, size, family, tokenizer), and a judge model to extract moves that the parsers miss.',
     ],
   },
   opinions: {

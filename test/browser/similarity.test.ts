@@ -2,7 +2,7 @@
  * The Similarity lab's CKA part in Chromium on the built app (wasm; the CKA maths does not depend on the backend and
  * SwiftShader would only make the encode slow): a link opens the lab, Run encodes the probes in a model worker,
  * the compute worker summarizes, and the view shows the pooled table and the layer map, with exports; custom probes
- * typed into the view run too, and a hostile one is refused.
+ * typed into the view run too, and a hostile one is refused; two games in self-play show their table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -27,9 +27,9 @@ describe('Similarity lab in Chromium (wasm)', () => {
   afterAll(() => browser?.close());
 
   it('runs CKA on the embedded model from a link and shows the table, the map and the exports', async () => {
-    const { page, errors } = await openPage(browser, link({ probes: { set: 'builtin-questions', count: 12 }, cka: { permutations: 4 } }));
+    const { page, errors } = await openPage(browser, link({ probes: { set: 'builtin-questions', count: 12 }, cka: { permutations: 4 }, games: ['splitDollar', 'beautyContest'], rounds: 2 }));
     await page.getByRole('heading', { name: 'Similarity', level: 1 }).waitFor();
-    const run = await runAndWait(page, 1);
+    const run = await runAndWait(page, 3);
     const table = page.getByTestId('sim-table');
     await table.waitFor();
     expect(await page.getByTestId('sim-max-aligned').first().textContent()).toBe('1.000');
@@ -51,6 +51,12 @@ describe('Similarity lab in Chromium (wasm)', () => {
     });
     expect(csv.split('\n')[0]).toContain('model_a,model_b');
     expect(csv).toContain('tiny-social,tiny-social,6,6,debiased');
+    // the games: one self-play game each, the outcome table, and the regression's reason for not fitting
+    await page.getByTestId('sim-games').waitFor();
+    expect(await page.getByTestId('sim-games-table').locator('tbody tr').count()).toBe(2);
+    expect(stored.games?.rows.map((r) => r.game)).toEqual(['splitDollar', 'splitDollar', 'beautyContest', 'beautyContest']);
+    expect(await page.getByTestId('sim-regression').textContent()).toMatch(/at least 3 models/);
+    await page.getByTestId('sim-games-scatter').waitFor();
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -66,4 +66,22 @@ describe('Similarity (CKA) on the embedded model, Node CPU', () => {
     const both = runSteps(analyzeSimilaritySteps({ ...(config as unknown as SimilarityConfig), models: ['a', 'b'], cka: { debiased: false, permutations: 0 } }, [fp32.bundle.episodes[0], { ...q4.bundle.episodes[0], index: 1 }]));
     expect(both.pairs[1].linear.global).toBe(r.linear.global);
   });
+
+  it('plays the four games in self-play on the embedded model, with few forfeits', async () => {
+    const { code, bundle } = await runSimilarity({ ...config, cka: { permutations: 0 }, games: ['wordGuessing', 'publicGoods', 'splitDollar', 'beautyContest'], wordRounds: 4, rounds: 3 }, 'fp32');
+    expect(code).toBe(0);
+    expect(bundle.episodes).toHaveLength(5);
+    const a = bundle.results.find((r) => r.name === 'similarity')!.value as SimilarityAnalysis;
+    const g = a.games!;
+    const by = Object.fromEntries(g.pairs.map((p) => [p.game, p]));
+    console.info(`[similarity] tiny-social self-play: ${g.pairs.map((p) => `${p.game} ${p.meanA.toFixed(2)}/${p.meanB.toFixed(2)}`).join(', ')}; forfeits ${(100 * g.forfeitRate).toFixed(1)} % of moves`);
+    expect(by.wordGuessing.meanA).toBeGreaterThanOrEqual(0);
+    expect(by.wordGuessing.meanA).toBeLessThanOrEqual(4);
+    expect(by.publicGoods.meanA).toBeGreaterThan(0);
+    expect(by.splitDollar.meanA).toBeLessThanOrEqual(3);
+    expect(by.beautyContest.meanA).toBeLessThanOrEqual(300);
+    expect(g.forfeitRate).toBeLessThan(0.1); // every format parses >= 90 % per try, and a move has 3 tries
+    expect(g.rows.every((r) => r.sim === a.pairs[0].linear.global)).toBe(true);
+    expect(g.regressions[0].note).toMatch(/at least 3 models/);
+  });
 });

@@ -3,6 +3,7 @@ import type { LayerStack } from '../../core/layer-stack';
 import type { Progress } from '../../core/steps';
 import type { Episode } from '../../core/runs/types';
 import type { SimilarityConfig } from './config';
+import { summarizeGames, type GamesSummary } from './games-analysis';
 
 /** The tensor of one model's probe states, [m, L+1, H] (row 0 = embeddings). */
 export const PROBE_STATES = 'probe_states';
@@ -41,6 +42,8 @@ export interface SimilarityAnalysis {
   models: Array<Omit<ProbeRecord, 'kind' | 'probeSet' | 'm'>>;
   /** Every unordered pair, each model with itself first (its self-similarity map, max-aligned = 1). */
   pairs: SimilarityPair[];
+  /** The games' scores joined with each pair's CKA (the config's estimator), and the regression; null without games. */
+  games: GamesSummary | null;
   warnings: string[];
 }
 
@@ -64,7 +67,7 @@ function toPairGrid(g: CkaGrid): PairGrid {
 
 /** CKA for every pair of the run's models, stepping so that a worker can report progress and stay responsive. */
 export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: readonly Episode[]): Generator<Progress, SimilarityAnalysis> {
-  const eps = [...episodes].sort((a, b) => a.index - b.index);
+  const eps = episodes.filter((e) => e.tensors[PROBE_STATES]).sort((a, b) => a.index - b.index);
   const records = eps.map(probeRecord);
   const warnings: string[] = [];
   if (eps.length < new Set(config.models).size) warnings.push(`Only ${eps.length} of ${new Set(config.models).size} models have been encoded so far.`);
@@ -92,6 +95,7 @@ export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: read
     permutations: config.cka.permutations,
     models: records.map(({ model, backend, dtype, numLayers, hiddenSize, seconds }) => ({ model, backend, dtype, numLayers, hiddenSize, seconds })),
     pairs,
+    games: summarizeGames(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear'),
     warnings,
   };
 }

@@ -32,11 +32,17 @@ export const similarityLab = defineLab({
       batchSize: z.number().int().min(1).max(64).default(8).describe('Probes encoded per forward pass'),
     }),
     cka: group({ debiased: z.boolean().default(false), permutations: z.number().int().min(0).max(10_000).default(0) }),
-    // The games and novelty tasks are not built yet: their settings travel in links but stay out of the form.
-    games: z.array(z.enum(['wordGuessing', 'publicGoods', 'splitDollar', 'beautyContest'])).max(4).default([]).meta({ form: false }),
+    games: z
+      .array(z.enum(['wordGuessing', 'publicGoods', 'splitDollar', 'beautyContest']))
+      .max(4)
+      .default([])
+      .describe('wordGuessing, publicGoods, splitDollar, beautyContest; every ordered pair of models plays each'),
+    rounds: z.number().int().min(1).max(26).default(5).describe('Rounds of public goods, split the dollar and the beauty contest'),
+    wordRounds: z.number().int().min(1).max(26).default(26).describe('Letters of word guessing (A, B, … in order)'),
+    repeats: z.number().int().min(1).max(10).default(1).describe('Games per ordered pair'),
+    temperature: z.number().min(0).max(2).default(0.7),
+    // The novelty tasks are not built yet: the setting travels in links but stays out of the form.
     novelty: z.array(z.enum(['story', 'biography', 'haiku', 'vacation'])).max(4).default([]).meta({ form: false }),
-    rounds: z.number().int().min(1).max(26).default(5).meta({ form: false }),
-    temperature: z.number().min(0).max(2).default(0.7).meta({ form: false }),
   }),
 });
 

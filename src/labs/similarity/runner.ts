@@ -5,33 +5,67 @@ import { runStepsAsync } from '../../core/steps';
 import { analyzeSimilaritySteps, PROBE_STATES, type ProbeRecord } from './analysis';
 import type { SimilarityConfig } from './config';
 import { selectProbes } from './probes';
+import { playGame, type GameName } from './games';
 
 /** Each model once, in the order the config names them. */
 export const similarityModels = (config: SimilarityConfig): string[] => [...new Set(config.models)];
 
+export interface GameItem {
+  game: GameName;
+  a: string;
+  b: string;
+  repeat: number;
+}
+
+/** After one probe episode per model: every game × ordered pair of models (a model with itself too) × repeat. */
+export function gameQueue(config: SimilarityConfig): GameItem[] {
+  const models = similarityModels(config);
+  const out: GameItem[] = [];
+  for (const game of config.games)
+    for (const a of models) for (const b of models) for (let repeat = 0; repeat < config.repeats; repeat++) out.push({ game, a, b, repeat });
+  return out;
+}
+
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 /**
- * Part 1 of the Similarity lab: CKA between the layers of the run's models. One episode encodes the probe set with
- * one model (each probe as one user message in its chat template, no generation prompt; the last token's residual
- * stream at every layer); the summary compares every pair. The games and novelty tasks are not built yet.
+ * The Similarity lab: CKA between the layers of the run's models, and cooperation games between them. The first
+ * episodes encode the probe set, one model each (each probe as one user message in its chat template, no generation
+ * prompt; the last token's residual stream at every layer); then one episode per game, ordered pair and repeat.
+ * The summary compares every pair of models and joins each game score with the pair's similarity. The novelty
+ * tasks are not built yet.
  */
 export const similarityRunner: LabRunner<SimilarityConfig> = {
   lab: 'similarity',
   plan(config) {
     const models = similarityModels(config);
-    if (config.games.length || config.novelty.length) {
-      return { episodes: 0, bytesPerEpisode: 0, models, unavailable: 'The games and novelty tasks are not built yet: clear "Games" and "Novelty" to run the CKA comparison.' };
+    if (config.novelty.length) {
+      return { episodes: 0, bytesPerEpisode: 0, models, unavailable: 'The novelty tasks are not built yet: clear "novelty" in the link to run CKA and the games.' };
     }
     const { error } = selectProbes(config.probes.set, config.probes.count, config.seed, config.probes.custom);
     if (error) return { episodes: 0, bytesPerEpisode: 0, models, unavailable: error };
     // [m, L+1, H] float32 per model, sized for a 1B model (17 × 2048)
-    return { episodes: models.length, bytesPerEpisode: config.probes.count * 17 * 2048 * 4 + 2_000, models };
+    return { episodes: models.length + gameQueue(config).length, bytesPerEpisode: config.probes.count * 17 * 2048 * 4 + 2_000, models };
   },
   async runEpisode(config, ctx): Promise<Episode> {
     const models = requireModels('similarity', ctx.models);
-    const id = similarityModels(config)[ctx.index];
-    if (!id) throw new Error(`episode ${ctx.index} is outside this run's models`);
+    const ids = similarityModels(config);
+    if (ctx.index >= ids.length) {
+      const item = gameQueue(config)[ctx.index - ids.length];
+      if (!item) throw new Error(`episode ${ctx.index} is outside this run's queue`);
+      const { rounds, game } = await playGame({
+        ...item,
+        a: models.get(item.a),
+        b: models.get(item.b),
+        rounds: item.game === 'wordGuessing' ? config.wordRounds : config.rounds,
+        temperature: config.temperature,
+        seedKey: `${config.seed}/game/${ctx.index}`,
+        cancel: ctx.cancel,
+        progress: ctx.progress,
+      });
+      return { index: ctx.index, records: [game, ...rounds] as unknown as Record<string, unknown>[], tensors: {} };
+    }
+    const id = ids[ctx.index];
     const { probes, error } = selectProbes(config.probes.set, config.probes.count, config.seed, config.probes.custom);
     if (error) throw new Error(error);
     const model = models.get(id);

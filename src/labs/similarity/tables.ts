@@ -1,4 +1,5 @@
 import type { SimilarityAnalysis } from './analysis';
+import type { GamesSummary, SimilarityRegression } from './games-analysis';
 
 export interface PooledRow {
   a: string;
@@ -29,4 +30,31 @@ export function pooledCsv(analysis: SimilarityAnalysis, kind: 'linear' | 'debias
     [r.a, r.b, r.La, r.Lb, kind, r.global, r.maxAligned, r.early, r.mid, r.late, r.pGlobal, analysis.m, analysis.probeSet].map(cell).join(','),
   );
   return [head.join(','), ...lines].join('\n') + '\n';
+}
+
+export function gameRowsCsv(games: GamesSummary): string {
+  const head = ['game', 'focal', 'partner', 'repeat', 'score', 'sim_global', 'sim_max_aligned', 'sim_early'];
+  const lines = games.rows.map((r) => [r.game, r.focal, r.partner, r.repeat, r.score, r.sim ?? undefined, r.simMaxAligned ?? undefined, r.simEarly ?? undefined].map(cell).join(','));
+  return [head.join(','), ...lines].join('\n') + '\n';
+}
+
+export interface RegressionRow {
+  game: SimilarityRegression['game'];
+  rows: number;
+  coef: number | null;
+  se: number | null;
+  p: number | null;
+  ciLow: number | null;
+  ciHigh: number | null;
+  note?: string;
+}
+
+/** The sim coefficient of each regression, or why there is none. */
+export function regressionRows(games: GamesSummary): RegressionRow[] {
+  return games.regressions.map((r) => {
+    const i = r.result ? r.result.names.indexOf('sim') : -1;
+    if (!r.result || i < 0) return { game: r.game, rows: r.rows, coef: null, se: null, p: null, ciLow: null, ciHigh: null, note: r.note ?? 'no fit' };
+    const f = r.result;
+    return { game: r.game, rows: r.rows, coef: f.coef[i], se: f.se[i], p: f.p[i], ciLow: f.ciLow[i], ciHigh: f.ciHigh[i] };
+  });
 }

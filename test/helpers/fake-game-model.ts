@@ -1,0 +1,54 @@
+/**
+ * A stand-in player for the Similarity games: it reads the lab's own game prompts and answers by fixed rules, so
+ * that the arithmetic of every game can be checked by hand. Models of one `world` share a word list (so a guesser
+ * of the same world decodes the thinker's hint); `give`, `demand` and `pick` set the numeric moves; the first
+ * `garbage` replies of each move are unparseable.
+ */
+import type { RunnerGenerateOptions, RunnerModel } from '../../src/core/runs/models';
+
+export interface FakeGameModelOptions {
+  id: string;
+  world: string;
+  give?: number;
+  demand?: number;
+  pick?: number;
+  garbage?: number;
+}
+
+export function fakeGameModel(o: FakeGameModelOptions) {
+  const calls: RunnerGenerateOptions[] = [];
+  const tries = new Map<string, number>();
+  const wordFor = (letter: string) => `${letter}${o.world === 'shared' ? 'ardvark' : 'zzle'}`;
+  const model: RunnerModel & { calls: typeof calls } = {
+    id: o.id,
+    backend: 'fake',
+    dtype: 'fp32',
+    numLayers: 2,
+    hiddenSize: 4,
+    calls,
+    async encode() {
+      throw new Error('the game fake does not encode');
+    },
+    async cancel() {},
+    async generate(options) {
+      calls.push(options);
+      const prompt = options.messages!.map((m) => m.content).join('\n');
+      const n = tries.get(prompt) ?? 0;
+      tries.set(prompt, n + 1);
+      const say = (text: string) => ({ text, prefillStates: null, shape: [0, 0] as [number, number], timing: { promptTokens: 1, newTokens: 1, totalMs: 1 }, finishReason: 'eos' as const });
+      if (n < (o.garbage ?? 0)) return say('I would rather talk about the weather today, honestly, and at length.');
+      let m: RegExpExecArray | null;
+      if ((m = /^Think of a common English word that starts with the letter (\w)/.exec(prompt))) return say(wordFor(m[1]));
+      if ((m = /^Your secret word is "(\w+)"/.exec(prompt))) return say(`${m[1]}ish`);
+      if ((m = /starts with the letter (\w)\. Their hint is "(\w+)"/.exec(prompt))) {
+        const decoded = m[2].replace(/ish$/, '');
+        return say(decoded.endsWith(wordFor(m[1]).slice(1)) ? decoded : wordFor(m[1]));
+      }
+      if ((m = /You have \$(\d+(?:\.\d+)?)/.exec(prompt))) return say(`Reason: fair is fair.\nContribution: ${((o.give ?? 0.5) * Number(m[1])).toFixed(2)}`);
+      if (/^Split the dollar/.test(prompt)) return say(String(o.demand ?? 0.5));
+      if (/^Number game/.test(prompt)) return say(String(o.pick ?? 33));
+      throw new Error(`the game fake cannot answer: ${prompt.slice(0, 80)}`);
+    },
+  };
+  return model;
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { similarityLab, type SimilarityConfig } from '../../src/labs/similarity/config';
+import { validateConfig } from '../../src/core/config/validate';
+import { gameQueue, similarityRunner } from '../../src/labs/similarity/runner';
+import { playGame, MOVE_ATTEMPTS, type GameName, type GameRecord, type RoundRecord } from '../../src/labs/similarity/games';
+import { similarityRegression, type GameRow } from '../../src/labs/similarity/games-analysis';
+import type { SimilarityAnalysis } from '../../src/labs/similarity/analysis';
+import { mixedLM } from '../../src/core/mixedlm';
+import { createRng } from '../../src/core/rng';
+import { episodeRng } from '../../src/core/runs/runner';
+import type { Episode } from '../../src/core/runs/types';
+import type { RunnerModel } from '../../src/core/runs/models';
+import { fakeGameModel } from '../helpers/fake-game-model';
+import { fakeProbeModel } from '../helpers/fake-probe-model';
+
+function config(over: Record<string, unknown> = {}): SimilarityConfig {
+  const r = validateConfig(similarityLab, { seed: 9, ...over });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value as SimilarityConfig;
+}
+
+const play = (game: GameName, a: RunnerModel, b: RunnerModel, rounds: number) =>
+  playGame({ game, a, b, repeat: 0, rounds, temperature: 0.7, seedKey: 'test', cancel: { cancelled: false }, progress: () => {} });
+
+describe('Similarity games: rules and arithmetic', () => {
+  it('word guessing: a guesser of the same world decodes every hint, another world none', async () => {
+    const thinker = fakeGameModel({ id: 'x', world: 'shared' });
+    const same = await play('wordGuessing', thinker, fakeGameModel({ id: 'y', world: 'shared' }), 5);
+    expect(same.game.scores).toEqual([5, 5]);
+    expect(same.rounds.map((r) => r.detail?.letter)).toEqual(['A', 'B', 'C', 'D', 'E']);
+    expect(same.rounds[1].moves.map((m) => m.value)).toEqual(['Bardvark', 'Bardvarkish', 'Bardvark']);
+    const other = await play('wordGuessing', thinker, fakeGameModel({ id: 'z', world: 'other' }), 5);
+    expect(other.game.scores).toEqual([0, 0]);
+  });
+
+  it('public goods: wealth w <- w + 1.3(c_a + c_b)/2 - c, from $100, the final wealth is the score', async () => {
+    const r = await play('publicGoods', fakeGameModel({ id: 'x', world: 's', give: 0.5 }), fakeGameModel({ id: 'y', world: 's', give: 0.1 }), 3);
+    let [wa, wb] = [100, 100];
+    for (let k = 0; k < 3; k++) {
+      const [ca, cb] = [Number((0.5 * wa).toFixed(2)), Number((0.1 * wb).toFixed(2))];
+      expect(r.rounds[k].moves.map((m) => m.value)).toEqual([ca, cb]);
+      [wa, wb] = [wa + (1.3 * (ca + cb)) / 2 - ca, wb + (1.3 * (ca + cb)) / 2 - cb];
+    }
+    expect(r.game.scores[0]).toBeCloseTo(wa, 9);
+    expect(r.game.scores[1]).toBeCloseTo(wb, 9);
+    expect(r.game.scores[1]).toBeGreaterThan(r.game.scores[0]); // the free rider ends richer
+  });
+
+  it('split the dollar pays each demand only when they fit in $1; the beauty contest scores 100 - |x - (x+y)/3|', async () => {
+    const fit = await play('splitDollar', fakeGameModel({ id: 'x', world: 's', demand: 0.4 }), fakeGameModel({ id: 'y', world: 's', demand: 0.6 }), 4);
+    expect(fit.game.scores[0]).toBeCloseTo(1.6, 12);
+    expect(fit.game.scores[1]).toBeCloseTo(2.4, 12);
+    const greedy = await play('splitDollar', fakeGameModel({ id: 'x', world: 's', demand: 0.5 }), fakeGameModel({ id: 'y', world: 's', demand: 0.6 }), 4);
+    expect(greedy.game.scores).toEqual([0, 0]);
+    const beauty = await play('beautyContest', fakeGameModel({ id: 'x', world: 's', pick: 30 }), fakeGameModel({ id: 'y', world: 's', pick: 60 }), 2);
+    expect(beauty.rounds[0].detail?.target).toBe(30);
+    expect(beauty.game.scores).toEqual([200, 140]);
+  });
+
+  it('retries an unparseable move with new seeds, and forfeits after the last try', async () => {
+    const flaky = fakeGameModel({ id: 'x', world: 's', demand: 0.3, garbage: 1 });
+    const r = await play('splitDollar', flaky, fakeGameModel({ id: 'y', world: 's', demand: 0.3 }), 1);
+    expect(r.rounds[0].moves[0]).toMatchObject({ value: 0.3, forfeit: false });
+    expect(r.rounds[0].moves[0].raw).toHaveLength(2);
+    const seeds = flaky.calls.map((c) => c.seed);
+    expect(new Set(seeds).size).toBe(2);
+    const mute = fakeGameModel({ id: 'x', world: 's', demand: 0.3, garbage: 99 });
+    const lost = await play('splitDollar', mute, fakeGameModel({ id: 'y', world: 's', demand: 0.9 }), 1);
+    expect(lost.rounds[0].moves[0]).toMatchObject({ value: null, forfeit: true });
+    expect(lost.rounds[0].moves[0].raw).toHaveLength(MOVE_ATTEMPTS);
+    expect(lost.game.scores).toEqual([0, 0.9]); // a forfeit is a 0 demand for the partner, and scores nothing itself
+    expect(lost.game.forfeits).toBe(1);
+  });
+});
+
+describe('Similarity runner with games', () => {
+  const models = [
+    Object.assign(fakeGameModel({ id: 'org/a', world: 'shared', give: 0.5 }), { encode: fakeProbeModel({ id: 'org/a', world: 'w1' }).encode, numLayers: 3, hiddenSize: 6 }),
+    Object.assign(fakeGameModel({ id: 'org/b', world: 'shared', give: 0.4 }), { encode: fakeProbeModel({ id: 'org/b', world: 'w1' }).encode, numLayers: 3, hiddenSize: 6 }),
+    Object.assign(fakeGameModel({ id: 'org/c', world: 'other', give: 0.1 }), { encode: fakeProbeModel({ id: 'org/c', world: 'w2' }).encode, numLayers: 3, hiddenSize: 6 }),
+  ];
+  const get = { get: (id: string) => models.find((m) => m.id === id)! };
+  const CUSTOM = Array.from({ length: 12 }, (_, i) => `Probe ${i} about thing ${i * 3}.`);
+  const cfg = config({ models: ['org/a', 'org/b', 'org/c'], probes: { set: 'custom', count: 12, custom: CUSTOM }, games: ['wordGuessing', 'publicGoods'], wordRounds: 3, rounds: 2, repeats: 2 });
+
+  async function runAll(c: SimilarityConfig): Promise<Episode[]> {
+    const plan = similarityRunner.plan(c);
+    expect(plan.unavailable).toBeUndefined();
+    const out: Episode[] = [];
+    for (let index = 0; index < plan.episodes; index++) out.push(await similarityRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), cancel: { cancelled: false }, progress: () => {}, models: get }));
+    return out;
+  }
+
+  it('queues every game × ordered pair (self-play included) × repeat after the probe episodes', () => {
+    const q = gameQueue(cfg);
+    expect(q).toHaveLength(2 * 9 * 2);
+    expect(q.slice(0, 4)).toEqual([
+      { game: 'wordGuessing', a: 'org/a', b: 'org/a', repeat: 0 },
+      { game: 'wordGuessing', a: 'org/a', b: 'org/a', repeat: 1 },
+      { game: 'wordGuessing', a: 'org/a', b: 'org/b', repeat: 0 },
+      { game: 'wordGuessing', a: 'org/a', b: 'org/b', repeat: 1 },
+    ]);
+    expect(similarityRunner.plan(cfg).episodes).toBe(3 + 36);
+    expect(similarityRunner.plan(config({ novelty: ['haiku'] })).unavailable).toMatch(/novelty tasks are not built yet/);
+  });
+
+  it('stores each game with its rounds, repeats exactly, and joins the scores with the pair CKA', async () => {
+    const eps = await runAll(cfg);
+    const again = await runAll(cfg);
+    expect(again.slice(3).map((e) => e.records)).toEqual(eps.slice(3).map((e) => e.records)); // probe records hold timings
+    const g = eps[3].records[0] as unknown as GameRecord;
+    expect(g).toMatchObject({ kind: 'game', game: 'wordGuessing', a: 'org/a', b: 'org/a', repeat: 0, rounds: 3, scores: [3, 3] });
+    expect((eps[3].records.slice(1) as unknown as RoundRecord[]).map((r) => r.round)).toEqual([1, 2, 3]);
+    const [res] = await similarityRunner.summarize(cfg, eps);
+    const a = res.value as SimilarityAnalysis;
+    expect(a.pairs).toHaveLength(6);
+    const games = a.games!;
+    // word guessing: one row per game (the thinker focal); public goods: one per player
+    expect(games.rows.filter((r) => r.game === 'wordGuessing')).toHaveLength(18);
+    expect(games.rows.filter((r) => r.game === 'publicGoods')).toHaveLength(36);
+    const ab = a.pairs.find((p) => p.a === 'org/a' && p.b === 'org/b')!;
+    const row = games.rows.find((r) => r.game === 'publicGoods' && r.focal === 'org/b' && r.partner === 'org/a')!;
+    expect(row.sim).toBe(ab.linear.global);
+    const wordAC = games.pairs.find((p) => p.game === 'wordGuessing' && p.a === 'org/a' && p.b === 'org/c')!;
+    expect(wordAC).toMatchObject({ games: 2, meanA: 0, meanB: 0 });
+    expect(games.pairs.find((p) => p.game === 'wordGuessing' && p.a === 'org/a' && p.b === 'org/b')!.meanA).toBe(3);
+    expect(games.forfeitRate).toBe(0);
+    // the regression is the core mixed model on the rows: z-scored y within game, min-max scaled sim
+    const all = games.regressions[0];
+    expect(all.game).toBe('all');
+    expect(all.rows).toBe(54);
+    expect(all.result?.names).toContain('sim');
+    expect(games.regressions.map((r) => r.game)).toEqual(['all', 'wordGuessing', 'publicGoods']);
+  });
+
+  it('the regression matches a direct mixed-model fit of the same data, and says when it cannot be fitted', () => {
+    const rows: GameRow[] = [];
+    const ids = ['p', 'q', 'r', 's', 't', 'u'];
+    const focalEffect = [0.9, -0.6, 0.3, -1.1, 0.5, 0];
+    const partnerEffect = [-0.4, 0.8, 0.1, -0.7, 0.2, 0.5];
+    const rng = createRng('regression-test');
+    for (let rep = 0; rep < 3; rep++)
+      ids.forEach((f, i) => ids.forEach((p, j) => {
+        const sim = i === j ? 1 : 0.2 + 0.1 * ((i + j) % 5);
+        rows.push({ game: 'splitDollar', focal: f, partner: p, repeat: rep, score: focalEffect[i] + partnerEffect[j] + 1.5 * sim + 0.4 * rng.normal(), sim, simMaxAligned: null, simEarly: null });
+      }));
+    const r = similarityRegression(rows, 'splitDollar');
+    const ys = rows.map((x) => x.score);
+    const m = ys.reduce((s, v) => s + v, 0) / ys.length;
+    const sd = Math.sqrt(ys.reduce((s, v) => s + (v - m) ** 2, 0) / (ys.length - 1));
+    const sims = rows.map((x) => x.sim!);
+    const lo = Math.min(...sims);
+    const hi = Math.max(...sims);
+    const direct = mixedLM({ y: ys.map((v) => (v - m) / sd), fixed: [{ name: 'sim', values: sims.map((v) => (v - lo) / (hi - lo)) }], factors: [{ name: 'focal', labels: rows.map((x) => x.focal) }, { name: 'partner', labels: rows.map((x) => x.partner) }] });
+    expect(r.result!.coef).toEqual(direct.coef);
+    expect(r.result!.coef[1]).toBeGreaterThan(0); // the planted effect of similarity
+    expect(similarityRegression(rows.filter((x) => ['p', 'q'].includes(x.focal) && ['p', 'q'].includes(x.partner)), 'all').note).toMatch(/at least 3 models/);
+  });
+});
