@@ -16,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
+import { BASE_FLAGS, CHROMIUM } from '../../test/browser/setup/chromium.ts';
 import { preview } from 'vite';
 
 const here = import.meta.dirname;
@@ -39,15 +40,10 @@ if (!address || typeof address === 'string') throw new Error('no port');
 const url = `http://127.0.0.1:${address.port}/`;
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: CHROMIUM,
   headless: !values.headed,
   args: [
-    '--no-sandbox',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
+    ...BASE_FLAGS,
     // measureUserAgentSpecificMemory answers at once instead of at the next GC (≈ 10 s in headless Chromium)
     '--enable-blink-features=ForceEagerMeasureMemory',
     '--enable-unsafe-webgpu',
@@ -55,8 +51,7 @@ const browser = await chromium.launch({
     '--use-angle=vulkan',
     '--ignore-gpu-blocklist',
     '--enable-gpu',
-  ],
-});
+  ],});
 const page = await browser.newPage();
 page.on('console', (m) => m.type() === 'error' && process.stderr.write(`[page] ${m.text()}\n`));
 await page.goto(url);

@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { preview } from 'vite';
 import type { BenchSuite } from '../run.ts';
+import { BASE_FLAGS, CHROMIUM, WEBGPU_FLAGS } from '../../test/browser/setup/chromium.ts';
 import type { BenchOptions, BenchResult, MemorySample } from '../gpu/main.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -20,14 +21,8 @@ const env = (k: string, d: number) => Number(process.env[k] ?? d);
 
 /** The project's Chromium flags (test/browser/setup/browser.ts), WebGPU on, and memory measured without waiting for a GC. */
 const FLAGS = [
-  '--no-sandbox',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
+  ...BASE_FLAGS,
+  ...WEBGPU_FLAGS,
   '--use-angle=swiftshader',
   // without it, measureUserAgentSpecificMemory waited ≈ 10 s for a GC in headless Chromium 150; with it, ~15–400 ms
   '--enable-blink-features=ForceEagerMeasureMemory',
@@ -57,7 +52,7 @@ const suite: BenchSuite = {
     const server = await preview({ root: pageDir, configFile: resolve(pageDir, 'vite.config.ts'), preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'warn' });
     const address = server.httpServer.address();
     if (!address || typeof address === 'string') throw new Error('no port');
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: FLAGS });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
     const loads: number[][] = [];
     const results: { run: (typeof RUNS)[number]; r?: BenchResult; error?: string; seconds: number }[] = [];
     try {

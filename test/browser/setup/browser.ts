@@ -1,22 +1,16 @@
 import { chromium, type Browser, type Page, type ConsoleMessage } from 'playwright-core';
 import { inject } from 'vitest';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const BASE_FLAGS = [
-  '--no-sandbox',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { BASE_FLAGS, CHROMIUM, WEBGPU_FLAGS } from './chromium';
+
+export { CHROMIUM };
 
 export type Flavour = 'webgpu' | 'wasm';
 /** Browser tests run once per flavour: with --enable-unsafe-webgpu (SwiftShader) and without. */
 export const FLAVOURS: Flavour[] = ['webgpu', 'wasm'];
 
 export async function launch(flavour: Flavour): Promise<Browser> {
-  const args = flavour === 'webgpu' ? [...BASE_FLAGS, '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=swiftshader'] : BASE_FLAGS;
+  const args = flavour === 'webgpu' ? [...BASE_FLAGS, ...WEBGPU_FLAGS, '--use-angle=swiftshader'] : BASE_FLAGS;
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
 }
 
