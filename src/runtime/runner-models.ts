@@ -3,11 +3,12 @@
  * for. One load per distinct model id: two agents on the same model share it, and the runtime serialises calls.
  */
 import type { RunnerModel, RunnerModels } from '../core/runs/models';
-import type { EncodeOptions, EncodeResult, GenerateOptions, GenerateResult, LoadResult } from './types';
+import type { EncodeOptions, EncodeResult, GenerateOptions, GenerateResult, LoadResult, ScoreResult } from './types';
 
 export interface LoadedModelLike {
   generate(options: GenerateOptions): Promise<GenerateResult>;
   encode(prompts: string[], options?: EncodeOptions): Promise<EncodeResult>;
+  scoreText(context: string, text: string): Promise<ScoreResult>;
   cancel(): Promise<void>;
 }
 
@@ -20,6 +21,7 @@ export function asRunnerModel(id: string, api: LoadedModelLike, info: LoadResult
     hiddenSize: info.hiddenSize,
     generate: (o) => api.generate(o),
     encode: (p, o) => api.encode(p, o),
+    scoreText: (c, t) => api.scoreText(c, t),
     cancel: () => api.cancel(),
   };
 }

@@ -84,4 +84,24 @@ describe('Similarity (CKA) on the embedded model, Node CPU', () => {
     expect(g.rows.every((r) => r.sim === a.pairs[0].linear.global)).toBe(true);
     expect(g.regressions[0].note).toMatch(/at least 3 models/);
   });
+
+  it('writes haiku together and alone on the embedded model, and scores the mutual information with the runtime', async () => {
+    const { code, bundle } = await runSimilarity({ ...config, cka: { permutations: 0 }, novelty: ['haiku'], noveltyRounds: 3 }, 'fp32');
+    expect(code).toBe(0);
+    expect(bundle.episodes).toHaveLength(2);
+    const a = bundle.results.find((r) => r.name === 'similarity')!.value as SimilarityAnalysis;
+    const p = a.novelty!.pairs[0];
+    console.info(`[similarity] tiny-social haiku with itself, 3 rounds: unique joint ${p.uniqueJoint.join('/')}, solo ${p.uniqueSolo.join('/')}, MI ${p.mi.map((x) => x.toFixed(3)).join('/')} bits/token; unparsed ${p.failed}/${p.written}`);
+    expect(p.written).toBe(3 * 6);
+    expect(p.failed).toBeLessThanOrEqual(2);
+    expect(p.uniqueJoint[0]).toBeGreaterThanOrEqual(1);
+    expect(p.uniqueJoint[0]).toBeLessThanOrEqual(3);
+    for (const x of p.mi) expect(Number.isFinite(x)).toBe(true);
+    const rec = bundle.episodes[1].records[0] as unknown as { mi: { hY: number; hYgivenS: number; tokens: number }[] };
+    for (const m of rec.mi) {
+      expect(m.tokens).toBeGreaterThan(3);
+      expect(m.hY).toBeGreaterThan(0);
+      expect(m.hYgivenS).toBeGreaterThan(0);
+    }
+  });
 });

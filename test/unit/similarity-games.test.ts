@@ -101,7 +101,6 @@ describe('Similarity runner with games', () => {
       { game: 'wordGuessing', a: 'org/a', b: 'org/b', repeat: 1 },
     ]);
     expect(similarityRunner.plan(cfg).episodes).toBe(3 + 36);
-    expect(similarityRunner.plan(config({ novelty: ['haiku'] })).unavailable).toMatch(/novelty tasks are not built yet/);
   });
 
   it('stores each game with its rounds, repeats exactly, and joins the scores with the pair CKA', async () => {

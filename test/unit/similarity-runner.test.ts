@@ -93,8 +93,7 @@ describe('Similarity runner: CKA between models', () => {
     expect(r2.pairs[1].linear.p).toEqual(r1.pairs[1].linear.p);
   });
 
-  it('says why a config cannot run: novelty not built, too few probes', () => {
-    expect(similarityRunner.plan(config({ novelty: ['haiku'] })).unavailable).toMatch(/novelty tasks are not built yet/);
+  it('says why a config cannot run: too few probes', () => {
     expect(similarityRunner.plan(config({ probes: { set: 'custom', count: 30, custom: CUSTOM } })).unavailable).toMatch(/24/);
   });
 

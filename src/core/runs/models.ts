@@ -47,6 +47,11 @@ export interface RunnerModel {
   encode(prompts: string[], options?: { chatTemplate?: boolean; addGenerationPrompt?: boolean; batchSize?: number }): Promise<RunnerEncodeResult>;
   /** Stops a generate() in flight at its next token. */
   cancel(): Promise<void>;
+  /**
+   * log p of each token of `text` after `context` (natural log; `text` tokenised on its own; with an empty context
+   * the first token has no prediction and is left out). Hosts that cannot score leave it out.
+   */
+  scoreText?(context: string, text: string): Promise<{ tokens: number[]; logProbs: number[]; total: number }>;
 }
 
 /** The models a run needs, loaded by the host before the first episode (RunPlan.models names them). */

@@ -4,6 +4,7 @@ import type { Progress } from '../../core/steps';
 import type { Episode } from '../../core/runs/types';
 import type { SimilarityConfig } from './config';
 import { summarizeGames, type GamesSummary } from './games-analysis';
+import { summarizeNovelty, type NoveltySummary } from './novelty-analysis';
 
 /** The tensor of one model's probe states, [m, L+1, H] (row 0 = embeddings). */
 export const PROBE_STATES = 'probe_states';
@@ -44,6 +45,8 @@ export interface SimilarityAnalysis {
   pairs: SimilarityPair[];
   /** The games' scores joined with each pair's CKA (the config's estimator), and the regression; null without games. */
   games: GamesSummary | null;
+  /** Uniqueness and mutual information of the joint texts, per pair, with the regressions; null without novelty tasks. */
+  novelty: NoveltySummary | null;
   warnings: string[];
 }
 
@@ -96,6 +99,7 @@ export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: read
     models: records.map(({ model, backend, dtype, numLayers, hiddenSize, seconds }) => ({ model, backend, dtype, numLayers, hiddenSize, seconds })),
     pairs,
     games: summarizeGames(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear'),
+    novelty: summarizeNovelty(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear'),
     warnings,
   };
 }

@@ -41,8 +41,12 @@ export const similarityLab = defineLab({
     wordRounds: z.number().int().min(1).max(26).default(26).describe('Letters of word guessing (A, B, … in order)'),
     repeats: z.number().int().min(1).max(10).default(1).describe('Games per ordered pair'),
     temperature: z.number().min(0).max(2).default(0.7),
-    // The novelty tasks are not built yet: the setting travels in links but stays out of the form.
-    novelty: z.array(z.enum(['story', 'biography', 'haiku', 'vacation'])).max(4).default([]).meta({ form: false }),
+    novelty: z
+      .array(z.enum(['story', 'biography', 'haiku', 'vacation']))
+      .max(4)
+      .default([])
+      .describe('story, biography, haiku, vacation; every pair of models (each with itself too) writes together and alone'),
+    noveltyRounds: z.number().int().min(2).max(10).default(10).describe('Rounds of each novelty task (the method: 10)'),
   }),
 });
 

@@ -5,7 +5,8 @@ import type { SimilarityPair } from './analysis';
 
 /** One outcome row of the method's regression: the focal model's score against a partner in one game. */
 export interface GameRow {
-  game: GameName;
+  /** A game, or a novelty outcome: `<task>.uniqueness` or `<task>.mi`. */
+  game: string;
   focal: string;
   partner: string;
   repeat: number;
@@ -28,8 +29,8 @@ export interface GamePairSummary {
 }
 
 export interface SimilarityRegression {
-  game: GameName | 'all';
-  /** y = score z-scored within each game, sim = CKA global min-max scaled over the rows, crossed intercepts. */
+  game: string;
+  /** y = score z-scored within each game (or outcome), sim = CKA global min-max scaled over the rows, crossed intercepts. */
   formula: string;
   rows: number;
   result: MixedLmResult | null;
@@ -64,7 +65,7 @@ function minMax(xs: number[]): number[] {
 }
 
 /** The method's y ~ sim with crossed random intercepts for the focal and partner models, on the rows given. */
-export function similarityRegression(rows: readonly GameRow[], game: GameName | 'all'): SimilarityRegression {
+export function similarityRegression(rows: readonly GameRow[], game: string): SimilarityRegression {
   const formula = 'score_z ~ sim + (1 | focal) + (1 | partner)';
   const usable = rows.filter((r) => r.sim !== null);
   const models = new Set(usable.flatMap((r) => [r.focal, r.partner]));
@@ -90,6 +91,10 @@ export function similarityRegression(rows: readonly GameRow[], game: GameName | 
   } catch (e) {
     return { ...base, result: null, note: `the fit failed: ${(e as Error).message}` };
   }
+}
+
+export function simOfPair(pairs: readonly SimilarityPair[], a: string, b: string, kind: 'linear' | 'debiased') {
+  return simOf(pairs, a, b, kind);
 }
 
 export function summarizeGames(episodes: readonly Episode[], pairs: readonly SimilarityPair[], kind: 'linear' | 'debiased'): GamesSummary | null {

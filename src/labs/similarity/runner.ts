@@ -6,6 +6,8 @@ import { analyzeSimilaritySteps, PROBE_STATES, type ProbeRecord } from './analys
 import type { SimilarityConfig } from './config';
 import { selectProbes } from './probes';
 import { playGame, type GameName } from './games';
+import { playNovelty } from './novelty';
+import type { NoveltyTask } from '../../core/prompts/similarity';
 
 /** Each model once, in the order the config names them. */
 export const similarityModels = (config: SimilarityConfig): string[] => [...new Set(config.models)];
@@ -15,6 +17,22 @@ export interface GameItem {
   a: string;
   b: string;
   repeat: number;
+}
+
+export interface NoveltyItem {
+  task: NoveltyTask;
+  a: string;
+  b: string;
+  repeat: number;
+}
+
+/** After the games: every novelty task × unordered pair of models (a model with itself too) × repeat. */
+export function noveltyQueue(config: SimilarityConfig): NoveltyItem[] {
+  const models = similarityModels(config);
+  const out: NoveltyItem[] = [];
+  for (const task of config.novelty)
+    for (let i = 0; i < models.length; i++) for (let j = i; j < models.length; j++) for (let repeat = 0; repeat < config.repeats; repeat++) out.push({ task, a: models[i], b: models[j], repeat });
+  return out;
 }
 
 /** After one probe episode per model: every game × ordered pair of models (a model with itself too) × repeat. */
@@ -32,26 +50,39 @@ const now = () => (typeof performance !== 'undefined' ? performance.now() : Date
  * The Similarity lab: CKA between the layers of the run's models, and cooperation games between them. The first
  * episodes encode the probe set, one model each (each probe as one user message in its chat template, no generation
  * prompt; the last token's residual stream at every layer); then one episode per game, ordered pair and repeat.
- * The summary compares every pair of models and joins each game score with the pair's similarity. The novelty
- * tasks are not built yet.
+ * Then the novelty tasks, one episode per task, unordered pair and repeat. The summary compares every pair of models
+ * and joins each game score and novelty measure with the pair's similarity.
  */
 export const similarityRunner: LabRunner<SimilarityConfig> = {
   lab: 'similarity',
   plan(config) {
     const models = similarityModels(config);
-    if (config.novelty.length) {
-      return { episodes: 0, bytesPerEpisode: 0, models, unavailable: 'The novelty tasks are not built yet: clear "novelty" in the link to run CKA and the games.' };
-    }
     const { error } = selectProbes(config.probes.set, config.probes.count, config.seed, config.probes.custom);
     if (error) return { episodes: 0, bytesPerEpisode: 0, models, unavailable: error };
     // [m, L+1, H] float32 per model, sized for a 1B model (17 × 2048)
-    return { episodes: models.length + gameQueue(config).length, bytesPerEpisode: config.probes.count * 17 * 2048 * 4 + 2_000, models };
+    return { episodes: models.length + gameQueue(config).length + noveltyQueue(config).length, bytesPerEpisode: config.probes.count * 17 * 2048 * 4 + 2_000, models };
   },
   async runEpisode(config, ctx): Promise<Episode> {
     const models = requireModels('similarity', ctx.models);
     const ids = similarityModels(config);
+    const games = gameQueue(config);
+    if (ctx.index >= ids.length + games.length) {
+      const item = noveltyQueue(config)[ctx.index - ids.length - games.length];
+      if (!item) throw new Error(`episode ${ctx.index} is outside this run's queue`);
+      const record = await playNovelty({
+        ...item,
+        a: models.get(item.a),
+        b: models.get(item.b),
+        rounds: config.noveltyRounds,
+        temperature: config.temperature,
+        seedKey: `${config.seed}/novelty/${ctx.index}`,
+        cancel: ctx.cancel,
+        progress: ctx.progress,
+      });
+      return { index: ctx.index, records: [record as unknown as Record<string, unknown>], tensors: {} };
+    }
     if (ctx.index >= ids.length) {
-      const item = gameQueue(config)[ctx.index - ids.length];
+      const item = games[ctx.index - ids.length];
       if (!item) throw new Error(`episode ${ctx.index} is outside this run's queue`);
       const { rounds, game } = await playGame({
         ...item,

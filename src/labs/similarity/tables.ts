@@ -32,7 +32,7 @@ export function pooledCsv(analysis: SimilarityAnalysis, kind: 'linear' | 'debias
   return [head.join(','), ...lines].join('\n') + '\n';
 }
 
-export function gameRowsCsv(games: GamesSummary): string {
+export function gameRowsCsv(games: { rows: GamesSummary['rows'] }): string {
   const head = ['game', 'focal', 'partner', 'repeat', 'score', 'sim_global', 'sim_max_aligned', 'sim_early'];
   const lines = games.rows.map((r) => [r.game, r.focal, r.partner, r.repeat, r.score, r.sim ?? undefined, r.simMaxAligned ?? undefined, r.simEarly ?? undefined].map(cell).join(','));
   return [head.join(','), ...lines].join('\n') + '\n';
@@ -50,8 +50,8 @@ export interface RegressionRow {
 }
 
 /** The sim coefficient of each regression, or why there is none. */
-export function regressionRows(games: GamesSummary): RegressionRow[] {
-  return games.regressions.map((r) => {
+export function regressionRows(regressions: readonly SimilarityRegression[]): RegressionRow[] {
+  return regressions.map((r) => {
     const i = r.result ? r.result.names.indexOf('sim') : -1;
     if (!r.result || i < 0) return { game: r.game, rows: r.rows, coef: null, se: null, p: null, ciLow: null, ciHigh: null, note: r.note ?? 'no fit' };
     const f = r.result;

@@ -1,0 +1,78 @@
+import type { Episode } from '../../core/runs/types';
+import type { NoveltyTask } from '../../core/prompts/similarity';
+import type { SimilarityPair } from './analysis';
+import { similarityRegression, simOfPair, type GameRow, type SimilarityRegression } from './games-analysis';
+import { uniqueness, type NoveltyRecord } from './novelty';
+
+export interface NoveltyPairSummary {
+  task: NoveltyTask;
+  a: string;
+  b: string;
+  episodes: number;
+  /** Mean number of classes among each side's joint texts, and among its solo texts (of the rounds that parsed). */
+  uniqueJoint: [number, number];
+  uniqueSolo: [number, number];
+  /** Mean MI (bits per token) of each side's joint texts with its solo texts. */
+  mi: [number, number];
+  /** Texts (brainstorms, joint and solo finals) with no parseable try. */
+  failed: number;
+  written: number;
+}
+
+export interface NoveltySummary {
+  equivalence: string;
+  pairs: NoveltyPairSummary[];
+  /** `<task>.uniqueness` and `<task>.mi` rows: the focal side's measure against its partner, with the pair's CKA. */
+  rows: GameRow[];
+  regressions: SimilarityRegression[];
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
+
+export function summarizeNovelty(episodes: readonly Episode[], pairs: readonly SimilarityPair[], kind: 'linear' | 'debiased'): NoveltySummary | null {
+  const records = episodes.flatMap((e) => e.records.filter((r) => r.kind === 'novelty') as unknown as NoveltyRecord[]);
+  if (!records.length) return null;
+  const rows: GameRow[] = [];
+  const byPair = new Map<string, { s: NoveltyPairSummary; uj: number[][]; us: number[][]; mi: number[][] }>();
+  for (const rec of records) {
+    const key = `${rec.task}|${rec.a}|${rec.b}`;
+    const acc = byPair.get(key) ?? {
+      s: { task: rec.task, a: rec.a, b: rec.b, episodes: 0, uniqueJoint: [NaN, NaN], uniqueSolo: [NaN, NaN], mi: [NaN, NaN], failed: 0, written: 0 },
+      uj: [[], []],
+      us: [[], []],
+      mi: [[], []],
+    };
+    acc.s.episodes++;
+    for (const r of rec.rounds) for (const w of [...r.brainstorm, ...r.joint, ...r.solo]) {
+      acc.s.written++;
+      if (w.text === null) acc.s.failed++;
+    }
+    const sim = simOfPair(pairs, rec.a, rec.b, kind);
+    for (const side of [0, 1] as const) {
+      const texts = (which: 'joint' | 'solo') => rec.rounds.map((r) => r[which][side].text).filter((t): t is string => t !== null);
+      const uj = uniqueness(texts('joint')).classes;
+      const us = uniqueness(texts('solo')).classes;
+      const mi = mean(rec.mi.filter((m) => m.side === side).map((m) => m.mi));
+      acc.uj[side].push(uj);
+      acc.us[side].push(us);
+      if (Number.isFinite(mi)) acc.mi[side].push(mi);
+      const [focal, partner] = side ? [rec.b, rec.a] : [rec.a, rec.b];
+      rows.push({ game: `${rec.task}.uniqueness`, focal, partner, repeat: rec.repeat, score: uj, ...sim });
+      if (Number.isFinite(mi)) rows.push({ game: `${rec.task}.mi`, focal, partner, repeat: rec.repeat, score: mi, ...sim });
+    }
+    byPair.set(key, acc);
+  }
+  const summaries = [...byPair.values()].map(({ s, uj, us, mi }) => ({
+    ...s,
+    uniqueJoint: [mean(uj[0]), mean(uj[1])] as [number, number],
+    uniqueSolo: [mean(us[0]), mean(us[1])] as [number, number],
+    mi: [mean(mi[0]), mean(mi[1])] as [number, number],
+  }));
+  const outcomes = [...new Set(rows.map((r) => r.game))];
+  return {
+    equivalence: 'unigram overlap: two texts are equal when 2 × shared distinct words ≥ the larger distinct-word count',
+    pairs: summaries,
+    rows,
+    regressions: outcomes.map((o) => similarityRegression(rows.filter((r) => r.game === o), o)),
+  };
+}

@@ -1,0 +1,147 @@
+import { createRng, hashSeed } from '../../core/rng';
+import type { RunnerModel } from '../../core/runs/models';
+import { throwIfCancelled, type CancelToken } from '../../core/runs/runner';
+import type { ChatMessage, ParseResult } from '../../core/prompts/shared';
+import { buildBrainstormPrompt, buildFinalTextPrompt, parseBrainstorm, parseFinalText, type NoveltyTask } from '../../core/prompts/similarity';
+
+export const NOVELTY_ATTEMPTS = 3;
+const MAX_TOKENS = { brainstorm: 60, story: 130, biography: 110, haiku: 40, vacation: 40 } as const;
+
+/** One written piece: every try's raw text and the parsed text, or null when no try parsed. */
+export interface Written {
+  raw: string[];
+  text: string | null;
+}
+
+export interface NoveltyRound {
+  /** Brainstorms of a and b, their joint final texts, and each one's solo final (from its own brainstorm only). */
+  brainstorm: [Written, Written];
+  joint: [Written, Written];
+  solo: [Written, Written];
+}
+
+/** Mutual information of a joint text with a solo text of the same model: H(y) − H(y | s), bits per token. */
+export interface MutualInformation {
+  side: 0 | 1;
+  round: number;
+  /** The solo round whose text was the context. */
+  soloRound: number;
+  tokens: number;
+  hY: number;
+  hYgivenS: number;
+  mi: number;
+}
+
+export interface NoveltyRecord {
+  kind: 'novelty';
+  task: NoveltyTask;
+  a: string;
+  b: string;
+  repeat: number;
+  rounds: NoveltyRound[];
+  mi: MutualInformation[];
+}
+
+export interface NoveltyPlay {
+  task: NoveltyTask;
+  a: RunnerModel;
+  b: RunnerModel;
+  repeat: number;
+  rounds: number;
+  temperature: number;
+  seedKey: string;
+  cancel: CancelToken;
+  progress(fraction: number, note?: string): void;
+}
+
+async function write<T>(model: RunnerModel, messages: ChatMessage[], parse: (raw: string) => ParseResult<T>, show: (v: T) => string, maxNewTokens: number, play: NoveltyPlay, key: string): Promise<Written> {
+  const raw: string[] = [];
+  for (let attempt = 0; attempt < NOVELTY_ATTEMPTS; attempt++) {
+    throwIfCancelled(play.cancel);
+    const r = await model.generate({ messages, temperature: play.temperature, maxNewTokens, seed: hashSeed(`${play.seedKey}/${key}/${attempt}`) });
+    raw.push(r.text);
+    const p = parse(r.text);
+    if (p.ok) return { raw, text: show(p.value) };
+  }
+  return { raw, text: null };
+}
+
+const LN2 = Math.log(2);
+
+/**
+ * Bits per token of `text` alone and after `context`, over the same tokens: the first token of `text` has no
+ * prediction without a context, so it is left out of both.
+ */
+export async function conditionalEntropy(model: RunnerModel, text: string, context: string): Promise<{ tokens: number; hY: number; hYgivenS: number }> {
+  if (!model.scoreText) throw new Error(`${model.id} cannot score text on this host, so the mutual information cannot be computed.`);
+  const alone = await model.scoreText('', text);
+  const given = await model.scoreText(context, text);
+  const tail = given.logProbs.slice(given.logProbs.length - alone.logProbs.length);
+  const n = alone.logProbs.length;
+  const bits = (xs: number[]) => (n ? -xs.reduce((s, x) => s + x, 0) / n / LN2 : NaN);
+  return { tokens: n, hY: bits(alone.logProbs), hYgivenS: bits(tail) };
+}
+
+/** Both brainstorm, both write from the two brainstorms combined, each writes a solo piece from its own; then MI. */
+export async function playNovelty(play: NoveltyPlay): Promise<NoveltyRecord> {
+  const models = [play.a, play.b] as const;
+  const task = play.task;
+  const rounds: NoveltyRound[] = [];
+  const asIdeas = (ideas: string[]) => ideas.map((i) => `- ${i}`).join('\n');
+  for (let r = 0; r < play.rounds; r++) {
+    play.progress(r / (play.rounds + 1), `${task}: round ${r + 1} of ${play.rounds}`);
+    const brainstorm = [] as unknown as [Written, Written];
+    for (const side of [0, 1] as const) brainstorm[side] = await write(models[side], buildBrainstormPrompt(task), parseBrainstorm, asIdeas, MAX_TOKENS.brainstorm, play, `${r}/brainstorm/${side}`);
+    const both = brainstorm.map((w) => w.text).filter((t): t is string => t !== null);
+    const joint = [] as unknown as [Written, Written];
+    const solo = [] as unknown as [Written, Written];
+    for (const side of [0, 1] as const) {
+      const final = (ideas: string[], key: string) => write(models[side], buildFinalTextPrompt(task, ideas), (t) => parseFinalText(t, task), (v) => v, MAX_TOKENS[task], play, `${r}/${key}/${side}`);
+      joint[side] = await final(both, 'joint');
+      solo[side] = await final(brainstorm[side].text ? [brainstorm[side].text!] : [], 'solo');
+    }
+    rounds.push({ brainstorm, joint, solo });
+  }
+  play.progress(play.rounds / (play.rounds + 1), `${task}: mutual information`);
+  const mi: MutualInformation[] = [];
+  for (const side of [0, 1] as const) {
+    const solos = rounds.map((r, i) => ({ i, text: r.solo[side].text })).filter((s): s is { i: number; text: string } => s.text !== null);
+    const pick = createRng(hashSeed(`${play.seedKey}/mi/${side}`));
+    for (let r = 0; r < rounds.length; r++) {
+      const y = rounds[r].joint[side].text;
+      if (y === null || !solos.length) continue;
+      throwIfCancelled(play.cancel);
+      const s = solos[Math.floor(pick.next() * solos.length)];
+      const h = await conditionalEntropy(models[side], y, s.text);
+      if (h.tokens > 0) mi.push({ side, round: r + 1, soloRound: s.i + 1, ...h, mi: h.hY - h.hYgivenS });
+    }
+  }
+  return { kind: 'novelty', task, a: play.a.id, b: play.b.id, repeat: play.repeat, rounds, mi };
+}
+
+/**
+ * The method's uniqueness: one model's final texts partitioned greedily into classes of equivalent texts; the class
+ * count is the novelty. Equivalence here is unigram overlap, not the paper's DeBERTa classifier: two texts are
+ * equal when 2 × (shared distinct words) ≥ the larger distinct-word count (the method's rule for short texts, used
+ * for all lengths).
+ */
+export function uniqueness(texts: readonly string[]): { classes: number; classOf: number[] } {
+  const bags = texts.map((t) => new Set(t.toLowerCase().match(/[a-z0-9']+/g) ?? []));
+  const reps: number[] = [];
+  const classOf: number[] = [];
+  bags.forEach((bag, i) => {
+    const k = reps.findIndex((j) => equivalent(bags[j], bag));
+    if (k >= 0) classOf.push(k);
+    else {
+      classOf.push(reps.length);
+      reps.push(i);
+    }
+  });
+  return { classes: reps.length, classOf };
+}
+
+function equivalent(x: Set<string>, y: Set<string>): boolean {
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return 2 * shared >= Math.max(x.size, y.size);
+}
