@@ -57,6 +57,12 @@ describe('Similarity lab in Chromium (wasm)', () => {
     expect(stored.games?.rows.map((r) => r.game)).toEqual(['splitDollar', 'splitDollar', 'beautyContest', 'beautyContest']);
     expect(await page.getByTestId('sim-regression').textContent()).toMatch(/at least 3 models/);
     await page.getByTestId('sim-games-scatter').waitFor();
+    // an ability score typed for the regression goes into the config (and so into the link)
+    const hashBefore = await page.evaluate(() => location.hash);
+    await page.getByTestId('sim-ability').first().fill('55.5');
+    await page.getByTestId('sim-ability').first().dispatchEvent('change');
+    await expect.poll(() => page.evaluate(() => location.hash)).not.toBe(hashBefore);
+    expect(await page.getByTestId('sim-ability').first().inputValue()).toBe('55.5');
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -141,7 +141,7 @@ describe('Similarity runner with games', () => {
     for (let rep = 0; rep < 3; rep++)
       ids.forEach((f, i) => ids.forEach((p, j) => {
         const sim = i === j ? 1 : 0.2 + 0.1 * ((i + j) % 5);
-        rows.push({ game: 'splitDollar', focal: f, partner: p, repeat: rep, score: focalEffect[i] + partnerEffect[j] + 1.5 * sim + 0.4 * rng.normal(), sim, simMaxAligned: null, simEarly: null });
+        rows.push({ game: 'splitDollar', focal: f, partner: p, repeat: rep, score: focalEffect[i] + partnerEffect[j] + 1.5 * sim + 0.4 * rng.normal(), partnerScore: null, sim, simMaxAligned: null, simEarly: null });
       }));
     const r = similarityRegression(rows, 'splitDollar');
     const ys = rows.map((x) => x.score);
@@ -154,5 +154,49 @@ describe('Similarity runner with games', () => {
     expect(r.result!.coef).toEqual(direct.coef);
     expect(r.result!.coef[1]).toBeGreaterThan(0); // the planted effect of similarity
     expect(similarityRegression(rows.filter((x) => ['p', 'q'].includes(x.focal) && ['p', 'q'].includes(x.partner)), 'all').note).toMatch(/at least 3 models/);
+  });
+
+  it('adds the covariates the config asks for, min-max scaling the scalar ones, and says what it left out', () => {
+    const ids = ['p', 'q', 'r', 's', 't'];
+    const size: Record<string, number> = { p: 1e8, q: 3e8, r: 5e8, s: 1e9, t: 2e9 };
+    const rng = createRng('covariates');
+    const rows: GameRow[] = [];
+    for (let rep = 0; rep < 4; rep++)
+      ids.forEach((f, i) => ids.forEach((p, j) => {
+        const sim = i === j ? 1 : 0.3 + 0.08 * ((2 * i + j) % 6);
+        rows.push({ game: 'beautyContest', focal: f, partner: p, repeat: rep, score: 2 * (f === p ? 1 : 0) + 0.5 * sim + 0.3 * i - 0.2 * j + 0.3 * rng.normal(), partnerScore: 50 + rep, sim, simMaxAligned: null, simEarly: null });
+      }));
+    const options = {
+      covariates: ['identical', 'sizeDiff', 'sameFamily'] as const,
+      abilities: {},
+      modelInfo: (id: string) => ({ params: size[id] ?? null, family: 'llama' }),
+    };
+    const r = similarityRegression(rows, 'beautyContest', { ...options, covariates: [...options.covariates] });
+    expect(r.formula).toBe('score_z ~ sim + identical + sizeDiff + (1 | focal) + (1 | partner)');
+    expect(r.note).toMatch(/sameFamily is the same in every row/);
+    const ys = rows.map((x) => x.score);
+    const m = ys.reduce((a, v) => a + v, 0) / ys.length;
+    const sd = Math.sqrt(ys.reduce((a, v) => a + (v - m) ** 2, 0) / (ys.length - 1));
+    const scale = (xs: number[]) => {
+      const lo = Math.min(...xs);
+      const hi = Math.max(...xs);
+      return xs.map((x) => (x - lo) / (hi - lo));
+    };
+    const direct = mixedLM({
+      y: ys.map((v) => (v - m) / sd),
+      fixed: [
+        { name: 'sim', values: scale(rows.map((x) => x.sim!)) },
+        { name: 'identical', values: rows.map((x) => (x.focal === x.partner ? 1 : 0)) },
+        { name: 'sizeDiff', values: scale(rows.map((x) => Math.abs(Math.log10(size[x.focal]) - Math.log10(size[x.partner])))) },
+      ],
+      factors: [{ name: 'focal', labels: rows.map((x) => x.focal) }, { name: 'partner', labels: rows.map((x) => x.partner) }],
+    });
+    expect(r.result!.coef).toEqual(direct.coef);
+    expect(r.result!.coef[r.result!.names.indexOf('identical')]).toBeGreaterThan(0.5); // the planted self-play bonus
+    // an ability score missing for one model: its rows leave the fit, and the note says how many
+    const ab = similarityRegression(rows, 'beautyContest', { covariates: ['abilityDiff'], abilities: { p: 60, q: 55, r: 70, s: 40 }, modelInfo: options.modelInfo });
+    expect(ab.rows).toBe(4 * 16);
+    expect(ab.note).toMatch(/36 rows left out for unknown covariates/);
+    expect(ab.formula).toContain('abilityDiff');
   });
 });

@@ -5,6 +5,8 @@ import type { Episode } from '../../core/runs/types';
 import type { SimilarityConfig } from './config';
 import { summarizeGames, type GamesSummary } from './games-analysis';
 import { summarizeNovelty, type NoveltySummary } from './novelty-analysis';
+import type { RegressionOptions } from './regression';
+import { findModel } from '../../../models/registry';
 
 /** The tensor of one model's probe states, [m, L+1, H] (row 0 = embeddings). */
 export const PROBE_STATES = 'probe_states';
@@ -48,6 +50,18 @@ export interface SimilarityAnalysis {
   /** Uniqueness and mutual information of the joint texts, per pair, with the regressions; null without novelty tasks. */
   novelty: NoveltySummary | null;
   warnings: string[];
+}
+
+/** The config's covariates, with sizes and families from the model registry (unknown for folders and unknown ids). */
+export function regressionOptions(config: SimilarityConfig): RegressionOptions {
+  return {
+    covariates: config.regression.covariates,
+    abilities: config.regression.abilities,
+    modelInfo: (id) => {
+      const e = findModel(id);
+      return { params: e?.params ?? null, family: e && e.family !== 'unknown' ? e.family : null };
+    },
+  };
 }
 
 /** Decoder layers only: the method compares layers 1..L, not the embeddings. */
@@ -98,8 +112,8 @@ export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: read
     permutations: config.cka.permutations,
     models: records.map(({ model, backend, dtype, numLayers, hiddenSize, seconds }) => ({ model, backend, dtype, numLayers, hiddenSize, seconds })),
     pairs,
-    games: summarizeGames(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear'),
-    novelty: summarizeNovelty(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear'),
+    games: summarizeGames(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear', regressionOptions(config)),
+    novelty: summarizeNovelty(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear', regressionOptions(config)),
     warnings,
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineLab } from '../../core/config/lab-definition';
 import { group, modelIdField, runtimeGroup, seedField } from '../../core/config/fields';
+import { COVARIATES } from './covariates';
 
 /** Chat-template tokens in a probe would be read as template structure, not as the probe's text. */
 const CHAT_TOKEN_RE = /<\|[^|]*\|>|<\/?s>/i;
@@ -47,6 +48,15 @@ export const similarityLab = defineLab({
       .default([])
       .describe('story, biography, haiku, vacation; every pair of models (each with itself too) writes together and alone'),
     noveltyRounds: z.number().int().min(2).max(10).default(10).describe('Rounds of each novelty task (the method: 10)'),
+    regression: group({
+      covariates: z
+        .array(z.enum(COVARIATES))
+        .max(COVARIATES.length)
+        .default([])
+        .describe(`Besides sim: ${COVARIATES.join(', ')}`),
+      // edited in the lab's view; in the link so that a shared view fits the same model
+      abilities: z.record(z.string().max(96), z.number().finite()).default({}).meta({ form: false }),
+    }),
   }),
 });
 

@@ -1,7 +1,8 @@
 import type { Episode } from '../../core/runs/types';
 import type { NoveltyTask } from '../../core/prompts/similarity';
 import type { SimilarityPair } from './analysis';
-import { similarityRegression, simOfPair, type GameRow, type SimilarityRegression } from './games-analysis';
+import { simOfPair, type GameRow } from './games-analysis';
+import { similarityRegression, type RegressionOptions, type SimilarityRegression } from './regression';
 import { uniqueness, type NoveltyRecord } from './novelty';
 
 export interface NoveltyPairSummary {
@@ -29,7 +30,7 @@ export interface NoveltySummary {
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
 
-export function summarizeNovelty(episodes: readonly Episode[], pairs: readonly SimilarityPair[], kind: 'linear' | 'debiased'): NoveltySummary | null {
+export function summarizeNovelty(episodes: readonly Episode[], pairs: readonly SimilarityPair[], kind: 'linear' | 'debiased', options?: RegressionOptions): NoveltySummary | null {
   const records = episodes.flatMap((e) => e.records.filter((r) => r.kind === 'novelty') as unknown as NoveltyRecord[]);
   if (!records.length) return null;
   const rows: GameRow[] = [];
@@ -48,17 +49,19 @@ export function summarizeNovelty(episodes: readonly Episode[], pairs: readonly S
       if (w.text === null) acc.s.failed++;
     }
     const sim = simOfPair(pairs, rec.a, rec.b, kind);
-    for (const side of [0, 1] as const) {
+    const measures = ([0, 1] as const).map((side) => {
       const texts = (which: 'joint' | 'solo') => rec.rounds.map((r) => r[which][side].text).filter((t): t is string => t !== null);
-      const uj = uniqueness(texts('joint')).classes;
-      const us = uniqueness(texts('solo')).classes;
-      const mi = mean(rec.mi.filter((m) => m.side === side).map((m) => m.mi));
+      return { uj: uniqueness(texts('joint')).classes, us: uniqueness(texts('solo')).classes, mi: mean(rec.mi.filter((m) => m.side === side).map((m) => m.mi)) };
+    });
+    for (const side of [0, 1] as const) {
+      const { uj, us, mi } = measures[side];
+      const other = measures[1 - side];
       acc.uj[side].push(uj);
       acc.us[side].push(us);
       if (Number.isFinite(mi)) acc.mi[side].push(mi);
       const [focal, partner] = side ? [rec.b, rec.a] : [rec.a, rec.b];
-      rows.push({ game: `${rec.task}.uniqueness`, focal, partner, repeat: rec.repeat, score: uj, ...sim });
-      if (Number.isFinite(mi)) rows.push({ game: `${rec.task}.mi`, focal, partner, repeat: rec.repeat, score: mi, ...sim });
+      rows.push({ game: `${rec.task}.uniqueness`, focal, partner, repeat: rec.repeat, score: uj, partnerScore: other.uj, ...sim });
+      if (Number.isFinite(mi)) rows.push({ game: `${rec.task}.mi`, focal, partner, repeat: rec.repeat, score: mi, partnerScore: Number.isFinite(other.mi) ? other.mi : null, ...sim });
     }
     byPair.set(key, acc);
   }
@@ -68,11 +71,15 @@ export function summarizeNovelty(episodes: readonly Episode[], pairs: readonly S
     uniqueSolo: [mean(us[0]), mean(us[1])] as [number, number],
     mi: [mean(mi[0]), mean(mi[1])] as [number, number],
   }));
-  const outcomes = [...new Set(rows.map((r) => r.game))];
   return {
     equivalence: 'unigram overlap: two texts are equal when 2 × shared distinct words ≥ the larger distinct-word count',
     pairs: summaries,
     rows,
-    regressions: outcomes.map((o) => similarityRegression(rows.filter((r) => r.game === o), o)),
+    regressions: noveltyRegressions(rows, options),
   };
+}
+
+/** One regression per novelty outcome (`<task>.uniqueness`, `<task>.mi`). */
+export function noveltyRegressions(rows: readonly GameRow[], options?: RegressionOptions): SimilarityRegression[] {
+  return [...new Set(rows.map((r) => r.game))].map((o) => similarityRegression(rows.filter((r) => r.game === o), o, options));
 }
