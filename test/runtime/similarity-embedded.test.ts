@@ -15,7 +15,8 @@ import { analyzeSimilaritySteps, decoderStack, PROBE_STATES, type SimilarityAnal
 import { selectProbes } from '../../src/labs/similarity/probes.ts';
 import { createNodeRuntime } from '../../src/runtime/node.ts';
 import { runSteps } from '../../src/core/steps.ts';
-import type { SimilarityConfig } from '../../src/labs/similarity/config.ts';
+import { similarityLab, type SimilarityConfig } from '../../src/labs/similarity/config.ts';
+import { validateConfig } from '../../src/core/config/validate.ts';
 
 async function runSimilarity(config: Record<string, unknown>, dtype: string) {
   const dir = mkdtempSync(join(tmpdir(), 'sml-sim-'));
@@ -63,7 +64,9 @@ describe('Similarity (CKA) on the embedded model, Node CPU', () => {
     expect(r.linear.maxAligned).toBeGreaterThan(0.8);
     expect(r.linear.maxAligned).toBeLessThan(1 - 1e-6);
     // and the lab's own analysis of the two runs' episodes gives the same numbers
-    const both = runSteps(analyzeSimilaritySteps({ ...(config as unknown as SimilarityConfig), models: ['a', 'b'], cka: { debiased: false, permutations: 0 } }, [fp32.bundle.episodes[0], { ...q4.bundle.episodes[0], index: 1 }]));
+    const checked = validateConfig(similarityLab, { ...config, models: ['a', 'b'], cka: { debiased: false, permutations: 0 } });
+    if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
+    const both = runSteps(analyzeSimilaritySteps(checked.value as SimilarityConfig, [fp32.bundle.episodes[0], { ...q4.bundle.episodes[0], index: 1 }]));
     expect(both.pairs[1].linear.global).toBe(r.linear.global);
   });
 

@@ -200,3 +200,39 @@ describe('Similarity runner with games', () => {
     expect(ab.formula).toContain('abilityDiff');
   });
 });
+
+describe('Similarity games: the judge fallback', () => {
+  const judge = (answer: string) => {
+    const prompts: string[] = [];
+    const m = {
+      ...fakeGameModel({ id: 'judge', world: 'j' }),
+      async generate(o: { messages?: { content: string }[] }) {
+        prompts.push(o.messages![0].content);
+        return { text: answer, prefillStates: null, shape: [0, 0] as [number, number], timing: { promptTokens: 1, newTokens: 1, totalMs: 1 }, finishReason: 'eos' as const };
+      },
+    } as unknown as RunnerModel;
+    return { m, prompts };
+  };
+  const playWith = (j: RunnerModel) =>
+    playGame({ game: 'splitDollar', a: fakeGameModel({ id: 'x', world: 's', garbage: 99 }), b: fakeGameModel({ id: 'y', world: 's', demand: 0.5 }), repeat: 0, rounds: 1, temperature: 0.7, judge: j, seedKey: 'j', cancel: { cancelled: false }, progress: () => {} });
+
+  it('reads the value of a reply no parser accepted, and records that the judge did', async () => {
+    const j = judge('0.25');
+    const r = await playWith(j.m);
+    expect(r.rounds[0].moves[0]).toMatchObject({ value: 0.25, forfeit: false, extractedBy: 'judge', judgeRaw: '0.25' });
+    expect(r.rounds[0].moves[1]).toMatchObject({ extractedBy: 'parser' });
+    expect(r.game).toMatchObject({ judged: 1, forfeits: 0, scores: [0.25, 0.5] });
+    expect(j.prompts).toHaveLength(1);
+    expect(j.prompts[0]).toMatch(/<question>Split the dollar[\s\S]*<reply>I would rather talk about the weather/);
+    expect(j.prompts[0]).toMatch(/What share of the dollar \(a number from 0 to 1\) did the player give\?/);
+  });
+
+  it('still forfeits when the judge cannot read it either, and loads the judge only when games may need it', async () => {
+    const r = await playWith(judge('NONE').m);
+    expect(r.rounds[0].moves[0]).toMatchObject({ value: null, forfeit: true, judgeRaw: 'NONE' });
+    expect(r.rounds[0].moves[0].reason).toMatch(/the judge could not read it either/);
+    const base = { models: ['org/a'], probes: { set: 'custom', count: 4, custom: ['a.', 'b.', 'c.', 'd.'] }, judge: { enabled: true, model: 'org/judge' } };
+    expect(similarityRunner.plan(config({ ...base, games: ['splitDollar'] })).models).toEqual(['org/a', 'org/judge']);
+    expect(similarityRunner.plan(config(base)).models).toEqual(['org/a']);
+  });
+});

@@ -16,6 +16,8 @@ export interface GamePairSummary {
   meanB: number;
   forfeits: number;
   moves: number;
+  /** Moves the judge model read after every parse failed. */
+  judged: number;
 }
 
 export interface GamesSummary {
@@ -49,12 +51,13 @@ export function summarizeGames(episodes: readonly Episode[], pairs: readonly Sim
   const byPair = new Map<string, GamePairSummary>();
   for (const g of games) {
     const key = `${g.game}|${g.a}|${g.b}`;
-    const s = byPair.get(key) ?? { game: g.game, a: g.a, b: g.b, games: 0, meanA: 0, meanB: 0, forfeits: 0, moves: 0 };
+    const s = byPair.get(key) ?? { game: g.game, a: g.a, b: g.b, games: 0, meanA: 0, meanB: 0, forfeits: 0, moves: 0, judged: 0 };
     s.meanA = (s.meanA * s.games + g.scores[0]) / (s.games + 1);
     s.meanB = (s.meanB * s.games + g.scores[1]) / (s.games + 1);
     s.games++;
     s.forfeits += g.forfeits;
     s.moves += g.moves;
+    s.judged += g.judged ?? 0;
     byPair.set(key, s);
   }
   return { rows, pairs: [...byPair.values()], regressions: gameRegressions(rows, options), forfeitRate: forfeitRate(games) };

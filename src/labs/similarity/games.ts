@@ -42,9 +42,12 @@ export interface Move {
   model: string;
   raw: string[];
   value: string | number | null;
-  /** No try parsed: the move counts as 0 (contribution, demand, number) or loses the word round. */
+  /** No try parsed (nor the judge's reading): the move counts as 0 (contribution, demand, number) or loses the word round. */
   forfeit: boolean;
   reason?: string;
+  /** Who read the value: the lab's parser, or the judge model from the last try (the method's fallback). */
+  extractedBy?: 'parser' | 'judge';
+  judgeRaw?: string;
 }
 
 export interface RoundRecord {
@@ -69,6 +72,8 @@ export interface GameRecord {
   scores: [number, number];
   forfeits: number;
   moves: number;
+  /** Moves whose value the judge model read, after the parser failed on every try. */
+  judged: number;
 }
 
 export interface GamePlay {
@@ -78,10 +83,18 @@ export interface GamePlay {
   repeat: number;
   rounds: number;
   temperature: number;
+  /** Reads a value from a reply that no parser accepted, when the config names a judge. */
+  judge?: RunnerModel;
   /** Seeds every call: the run seed and the episode index. */
   seedKey: string;
   cancel: CancelToken;
   progress(fraction: number, note?: string): void;
+}
+
+/** What a judge should read from a reply, and how its answer is parsed. */
+interface Extract<T> {
+  what: string;
+  parse: (raw: string) => ParseResult<T>;
 }
 
 async function move<T extends string | number>(
@@ -91,6 +104,7 @@ async function move<T extends string | number>(
   maxNewTokens: number,
   play: GamePlay,
   key: string,
+  extract: Extract<T>,
 ): Promise<Move> {
   const raw: string[] = [];
   let reason = '';
@@ -99,11 +113,40 @@ async function move<T extends string | number>(
     const r = await model.generate({ messages, temperature: play.temperature, maxNewTokens, seed: hashSeed(`${play.seedKey}/${key}/${attempt}`) });
     raw.push(r.text);
     const p = parse(r.text);
-    if (p.ok) return { model: model.id, raw, value: p.value, forfeit: false };
+    if (p.ok) return { model: model.id, raw, value: p.value, forfeit: false, extractedBy: 'parser' };
     reason = p.reason;
+  }
+  if (play.judge && raw.length) {
+    throwIfCancelled(play.cancel);
+    const question = messages[messages.length - 1]?.content ?? '';
+    const prompt = judgeExtractPrompt(question, raw[raw.length - 1], extract.what);
+    const j = await play.judge.generate({ messages: prompt, temperature: 0, maxNewTokens: 16, seed: hashSeed(`${play.seedKey}/${key}/judge`) });
+    const p = extract.parse(j.text);
+    if (p.ok) return { model: model.id, raw, value: p.value, forfeit: false, extractedBy: 'judge', judgeRaw: j.text };
+    return { model: model.id, raw, value: null, forfeit: true, reason: `${reason}; the judge could not read it either (${p.reason})`, judgeRaw: j.text };
   }
   return { model: model.id, raw, value: null, forfeit: true, reason };
 }
+
+/** The method's fallback: a judge model reads the value from free text. Greedy, one short answer. */
+export function judgeExtractPrompt(question: string, reply: string, what: string): ChatMessage[] {
+  const clip = (t: string) => (t.length > 600 ? `${t.slice(0, 600)}...` : t);
+  const content = [
+    'A player in a game was asked:',
+    `<question>${clip(question)}</question>`,
+    'The player replied:',
+    `<reply>${clip(reply)}</reply>`,
+    `What ${what} did the player give? Reply with it only, or NONE if the reply gives none.`,
+  ].join('\n');
+  return [{ role: 'user', content }];
+}
+
+const numberIn = (lo: number, hi: number) => (t: string): ParseResult<number> => {
+  const m = /-?\d+(?:\.\d+)?/.exec(t);
+  if (!m) return { ok: false, reason: 'no number' };
+  const v = Number(m[0]);
+  return v >= lo && v <= hi ? { ok: true, value: v } : { ok: false, reason: `${v} outside ${lo}..${hi}` };
+};
 
 const num = (m: Move) => (typeof m.value === 'number' ? m.value : 0);
 
@@ -112,15 +155,18 @@ async function wordGuessing(play: GamePlay): Promise<RoundRecord[]> {
   for (let r = 0; r < play.rounds; r++) {
     const letter = LETTERS[r % 26];
     play.progress(r / play.rounds, `${GAME_TITLES[play.game]}: letter ${letter}`);
-    const word = await move(play.a, buildWordPrompt(letter), (t) => parseWord(t, letter), MAX_TOKENS.word, play, `${r}/word`);
+    const wordOf = (t: string) => parseWord(t, letter);
+    const word = await move(play.a, buildWordPrompt(letter), wordOf, MAX_TOKENS.word, play, `${r}/word`, { what: `word starting with ${letter}`, parse: wordOf });
     const moves = [word];
     let match = false;
     if (!word.forfeit) {
-      const hint = await move(play.a, buildHintPrompt(String(word.value)), (t) => parseHint(t, String(word.value)), MAX_TOKENS.hint, play, `${r}/hint`);
+      const hintOf = (t: string) => parseHint(t, String(word.value));
+      const hint = await move(play.a, buildHintPrompt(String(word.value)), hintOf, MAX_TOKENS.hint, play, `${r}/hint`, { what: 'one-word hint', parse: hintOf });
       moves.push(hint);
       if (!hint.forfeit) {
         // the guesser starts from a fresh history every round
-        const guess = await move(play.b, buildGuessPrompt(letter, String(hint.value)), (t) => parseGuess(t, letter), MAX_TOKENS.guess, play, `${r}/guess`);
+        const guessOf = (t: string) => parseGuess(t, letter);
+        const guess = await move(play.b, buildGuessPrompt(letter, String(hint.value)), guessOf, MAX_TOKENS.guess, play, `${r}/guess`, { what: `guessed word starting with ${letter}`, parse: guessOf });
         moves.push(guess);
         match = !guess.forfeit && wordsMatch(String(guess.value), String(word.value));
       }
@@ -144,11 +190,11 @@ async function simultaneous(play: GamePlay): Promise<RoundRecord[]> {
       const state = { round: r + 1, rounds: play.rounds, past: seen(side) };
       if (play.game === 'publicGoods') {
         const w = wealth[side];
-        moves.push(await move(players[side], buildPublicGoodsPrompt({ ...state, wealth: w }), (t) => mapOk(parsePublicGoods(t, w), (v) => v.amount), MAX_TOKENS.publicGoods, play, `${r}/${side}`));
+        moves.push(await move(players[side], buildPublicGoodsPrompt({ ...state, wealth: w }), (t) => mapOk(parsePublicGoods(t, w), (v) => v.amount), MAX_TOKENS.publicGoods, play, `${r}/${side}`, { what: `contribution in dollars (0 to ${w})`, parse: numberIn(0, w) }));
       } else if (play.game === 'splitDollar') {
-        moves.push(await move(players[side], buildSplitDollarPrompt(state), parseDemand, MAX_TOKENS.splitDollar, play, `${r}/${side}`));
+        moves.push(await move(players[side], buildSplitDollarPrompt(state), parseDemand, MAX_TOKENS.splitDollar, play, `${r}/${side}`, { what: 'share of the dollar (a number from 0 to 1)', parse: parseDemand }));
       } else {
-        moves.push(await move(players[side], buildBeautyContestPrompt(state), parseBeautyNumber, MAX_TOKENS.beautyContest, play, `${r}/${side}`));
+        moves.push(await move(players[side], buildBeautyContestPrompt(state), parseBeautyNumber, MAX_TOKENS.beautyContest, play, `${r}/${side}`, { what: 'number (0 to 100)', parse: parseBeautyNumber }));
       }
     }
     const [x, y] = [num(moves[0]), num(moves[1])];
@@ -190,6 +236,17 @@ export async function playGame(play: GamePlay): Promise<{ rounds: RoundRecord[];
   const scores: [number, number] = play.game === 'publicGoods' ? [PUBLIC_GOODS_START + sum(0), PUBLIC_GOODS_START + sum(1)] : [sum(0), sum(1)];
   return {
     rounds,
-    game: { kind: 'game', game: play.game, a: play.a.id, b: play.b.id, repeat: play.repeat, rounds: play.rounds, scores, forfeits: all.filter((m) => m.forfeit).length, moves: all.length },
+    game: {
+      kind: 'game',
+      game: play.game,
+      a: play.a.id,
+      b: play.b.id,
+      repeat: play.repeat,
+      rounds: play.rounds,
+      scores,
+      forfeits: all.filter((m) => m.forfeit).length,
+      moves: all.length,
+      judged: all.filter((m) => m.extractedBy === 'judge').length,
+    },
   };
 }

@@ -12,6 +12,10 @@ import type { NoveltyTask } from '../../core/prompts/similarity';
 /** Each model once, in the order the config names them. */
 export const similarityModels = (config: SimilarityConfig): string[] => [...new Set(config.models)];
 
+/** The models to load: the compared ones, and the judge when games may need it. */
+const modelsToLoad = (config: SimilarityConfig): string[] =>
+  [...new Set([...similarityModels(config), ...(config.judge.enabled && config.games.length ? [config.judge.model] : [])])];
+
 export interface GameItem {
   game: GameName;
   a: string;
@@ -56,11 +60,11 @@ const now = () => (typeof performance !== 'undefined' ? performance.now() : Date
 export const similarityRunner: LabRunner<SimilarityConfig> = {
   lab: 'similarity',
   plan(config) {
-    const models = similarityModels(config);
+    const models = modelsToLoad(config);
     const { error } = selectProbes(config.probes.set, config.probes.count, config.seed, config.probes.custom);
     if (error) return { episodes: 0, bytesPerEpisode: 0, models, unavailable: error };
     // [m, L+1, H] float32 per model, sized for a 1B model (17 × 2048)
-    return { episodes: models.length + gameQueue(config).length + noveltyQueue(config).length, bytesPerEpisode: config.probes.count * 17 * 2048 * 4 + 2_000, models };
+    return { episodes: similarityModels(config).length + gameQueue(config).length + noveltyQueue(config).length, bytesPerEpisode: config.probes.count * 17 * 2048 * 4 + 2_000, models };
   },
   async runEpisode(config, ctx): Promise<Episode> {
     const models = requireModels('similarity', ctx.models);
@@ -90,6 +94,7 @@ export const similarityRunner: LabRunner<SimilarityConfig> = {
         b: models.get(item.b),
         rounds: item.game === 'wordGuessing' ? config.wordRounds : config.rounds,
         temperature: config.temperature,
+        judge: config.judge.enabled ? models.get(config.judge.model) : undefined,
         seedKey: `${config.seed}/game/${ctx.index}`,
         cancel: ctx.cancel,
         progress: ctx.progress,
