@@ -41,8 +41,8 @@ describe('polarization runner (classic models)', () => {
     expect(Number(rows[rows.length - 1].H)).toBeGreaterThan(Number(rows[0].H));
   });
 
-  it('refuses LLM agents and interventions in this build, with a reason', () => {
-    expect(polarizationRunner.plan({ ...defaultConfig(polarizationLab), agentKind: 'llm' }).unavailable).toMatch(/not available/);
+  it('refuses interventions on the classic models, with a reason (they act on LLM agents)', () => {
+    expect(polarizationRunner.plan({ ...defaultConfig(polarizationLab), agentKind: 'llm' }).unavailable).toBeUndefined();
     const withIntervention = defaultConfig(polarizationLab);
     withIntervention.intervention.kind = 'neutralElite';
     expect(polarizationRunner.plan(withIntervention).unavailable).toMatch(/Interventions/);

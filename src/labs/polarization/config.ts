@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineLab } from '../../core/config/lab-definition';
-import { group, modelIdField, probability, seedField } from '../../core/config/fields';
+import { group, modelIdField, probability, runtimeGroup, seedField, shortText } from '../../core/config/fields';
+import { DEFAULT_OPENNESS } from '../../core/prompts/polarization';
+import { TOPIC_IDS } from './topics';
 
 export const polarizationLab = defineLab({
   name: 'polarization',
@@ -17,9 +19,16 @@ export const polarizationLab = defineLab({
       rewireProbability: probability(0.1),
     }),
     epochs: z.number().int().min(1).max(200).default(40),
-    topic: z.string().max(64).regex(/^[\w.-]+$/).default('partisan'),
+    topic: z.enum(TOPIC_IDS as [string, ...string[]]).default('partisan').describe('The proposition the agents hold stances on (the lab\'s topics)'),
     agentKind: z.enum(['llm', 'coevolvingVoter', 'boundedConfidence']).default('coevolvingVoter'),
     model: modelIdField(),
+    runtime: runtimeGroup(),
+    llm: group({
+      initialPostShare: probability(0.1).describe('Share of agents that write an initial post to their out-neighbours'),
+      temperature: z.number().min(0).max(2).default(0.7),
+      openness: shortText(DEFAULT_OPENNESS, 300).describe("The agents' default openness, stated in the keep-or-drop prompt"),
+      eliteShare: probability(0.05).describe('Neutral elite signal: share of agents made neutral key opinion leaders'),
+    }),
     voter: group({ rewireToLikeMinded: probability(0.5).describe('φ') }),
     boundedConfidence: group({ threshold: z.number().min(0).max(4).default(1), convergence: probability(0.3) }),
     intervention: group({

@@ -4,6 +4,27 @@ import { throwIfCancelled } from '../../core/runs/runner';
 import { boundedConfidence, coevolvingVoter, initialOpinions } from '../../core/polarization/classic';
 import { homophily, opinionDistribution, polarization } from '../../core/polarization/metrics';
 import { buildNetwork, networkFromTensors, networkToTensors, type PolarizationConfig } from './network';
+import { runLlmEpoch, type EpochRow } from './llm-runner';
+import { echoChamberTable } from '../../core/polarization/metrics';
+import type { Episode } from '../../core/runs/types';
+
+/** The per-epoch rows (P, H, distribution, …), without the agent logs and states of LLM runs. */
+function epochRows(episodes: readonly Episode[]): EpochRow[] {
+  return episodes.flatMap((e) => e.records).filter((r) => typeof r.P === 'number') as unknown as EpochRow[];
+}
+
+/** LLM runs: echo chamber and backfire over 5-epoch windows, and the counts of calls and failures. */
+function llmSummary(episodes: readonly Episode[]) {
+  const inter = episodes.flatMap((e) => e.records.filter((r) => r.kind === 'interactions')) as unknown as { epoch: number; pairs: [number, number][]; before: number[] }[];
+  if (!inter.length) return {};
+  const last = episodes[episodes.length - 1].tensors.opinions?.data;
+  const history = [...inter.map((r) => r.before), ...(last ? [Array.from(last as Float64Array)] : [])];
+  const rows = epochRows(episodes);
+  const sum = (k: 'calls' | 'failures' | 'messagesSent') => rows.reduce((s, r) => s + (r[k] ?? 0), 0);
+  const table = echoChamberTable(history, inter.map((r) => r.pairs), { window: Math.min(5, inter.length) });
+  const { records: _records, ...echo } = table;
+  return { echo, calls: sum('calls'), failures: sum('failures'), messages: sum('messagesSent') };
+}
 
 /**
  * Classic no-LLM models (coevolving voter, bounded confidence) on the lab's network. One episode is one epoch; the
@@ -13,7 +34,8 @@ export const polarizationRunner: LabRunner<PolarizationConfig> = {
   lab: 'polarization',
   plan(config) {
     if (config.agentKind === 'llm') {
-      return { episodes: 0, bytesPerEpisode: 0, models: [config.model], unavailable: 'LLM agents are not available in this build yet; choose the coevolving voter or bounded-confidence model.' };
+      // per epoch: the opinions, the network, every agent's reasons and the messages in flight (~300 bytes each)
+      return { episodes: config.epochs, bytesPerEpisode: 8 * config.agents + 4 * config.agents * (config.network.degree + 1) + 700 * config.agents * (config.network.degree + 1) + 2_000, models: [config.model] };
     }
     if (config.intervention.kind !== 'none') {
       return { episodes: 0, bytesPerEpisode: 0, models: [], unavailable: 'Interventions act on LLM agents (their prompts and links); the classic models run without them. Set the intervention to "none".' };
@@ -22,6 +44,7 @@ export const polarizationRunner: LabRunner<PolarizationConfig> = {
   },
   async runEpisode(config, ctx) {
     throwIfCancelled(ctx.cancel);
+    if (config.agentKind === 'llm') return runLlmEpoch(config, ctx);
     let graph;
     let x: number[];
     const rows: Record<string, unknown>[] = [];
@@ -46,7 +69,7 @@ export const polarizationRunner: LabRunner<PolarizationConfig> = {
     };
   },
   livePlot(_config, episodes) {
-    const rows = episodes.flatMap((e) => e.records);
+    const rows = epochRows(episodes);
     if (!rows.length) return null;
     return {
       title: 'Polarization P(t) and homophily H(t)',
@@ -60,10 +83,11 @@ export const polarizationRunner: LabRunner<PolarizationConfig> = {
     };
   },
   summarize(_config, episodes) {
-    const rows = episodes.flatMap((e) => e.records);
+    const rows = epochRows(episodes);
     const first = rows[0];
     const last = rows[rows.length - 1];
     if (!first || !last) return [];
-    return [{ name: 'polarization', value: { P0: first.P, PT: last.P, H0: first.H, HT: last.H, finalDistribution: last.distribution, epochs: rows.length - 1 } }];
+    const base = { P0: first.P, PT: last.P, H0: first.H, HT: last.H, finalDistribution: last.distribution, epochs: rows.length - 1, series: rows };
+    return [{ name: 'polarization', value: { ...base, ...llmSummary(episodes) } }];
   },
 };

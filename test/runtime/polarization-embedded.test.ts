@@ -1,0 +1,33 @@
+/**
+ * The Polarization lab's LLM agents on the embedded model, headless (Node CPU), through the CLI's `run`: every
+ * prompt format of the epoch (post, stance update, keep or drop, persuade) answered by tiny-social.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { runCommand } from '../../cli/commands/run.ts';
+import { readBundle } from '../../src/core/runs/bundle.ts';
+import { LABS } from '../../src/labs/registry.ts';
+import type { EpochRow } from '../../src/labs/polarization/llm-runner.ts';
+
+describe('Polarization with LLM agents on the embedded model (Node CPU)', () => {
+  it('runs 2 epochs of 10 agents: posts, updates, rewiring and messages, with few unparsed replies', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sml-pol-'));
+    const file = join(dir, 'config.json');
+    const config = { seed: 5, agents: 10, epochs: 2, agentKind: 'llm', model: 'tiny-social', topic: 'gunControl', network: { generator: 'ring', degree: 2 }, llm: { initialPostShare: 0.5 } };
+    writeFileSync(file, JSON.stringify({ lab: 'polarization', v: 1, config }));
+    const out: string[] = [];
+    const code = await runCommand.run({ positionals: [file], values: { out: dir, device: 'cpu' }, json: true, out: (t) => out.push(t), err: () => {} });
+    expect(code).toBe(0);
+    const bundle = readBundle(new Uint8Array(readFileSync(JSON.parse(out.join('\n')).file)), LABS);
+    rmSync(dir, { recursive: true, force: true });
+    expect(bundle.episodes).toHaveLength(2);
+    const result = bundle.results.find((r) => r.name === 'polarization')!.value as { series: EpochRow[]; calls: number; failures: number; messages: number };
+    console.info(`[polarization] tiny-social, 10 agents, 2 epochs: P ${result.series.map((r) => r.P.toFixed(2)).join(' → ')}, H ${result.series.map((r) => r.H.toFixed(2)).join(' → ')}; ${result.calls} calls, ${result.failures} unparsed after 3 tries, ${result.messages} messages`);
+    expect(result.series.map((r) => r.epoch)).toEqual([0, 1, 2]);
+    expect(result.calls).toBeGreaterThan(10);
+    expect(result.failures / result.calls).toBeLessThan(0.1);
+    expect(result.messages).toBeGreaterThan(0);
+  });
+});

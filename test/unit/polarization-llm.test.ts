@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { polarizationLab } from '../../src/labs/polarization/config';
+import { validateConfig } from '../../src/core/config/validate';
+import { polarizationRunner } from '../../src/labs/polarization/runner';
+import type { PolarizationConfig } from '../../src/labs/polarization/network';
+import { networkFromTensors } from '../../src/labs/polarization/network';
+import type { AgentLog, AgentState, EpochRow } from '../../src/labs/polarization/llm-runner';
+import { homophily, polarization } from '../../src/core/polarization/metrics';
+import { episodeRng } from '../../src/core/runs/runner';
+import type { Episode } from '../../src/core/runs/types';
+import { fakePolarizationAgent } from '../helpers/fake-polarization-agent';
+
+function config(over: Record<string, unknown> = {}): PolarizationConfig {
+  const r = validateConfig(polarizationLab, { seed: 4, agents: 16, epochs: 4, agentKind: 'llm', model: 'fake-agent', network: { generator: 'ring', degree: 4 }, llm: { initialPostShare: 0.5 }, ...over });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value as PolarizationConfig;
+}
+
+async function runAll(c: PolarizationConfig, agent = fakePolarizationAgent()): Promise<Episode[]> {
+  const models = { get: () => agent };
+  const plan = polarizationRunner.plan(c);
+  expect(plan.unavailable).toBeUndefined();
+  const out: Episode[] = [];
+  for (let index = 0; index < plan.episodes; index++) {
+    out.push(await polarizationRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), cancel: { cancelled: false }, progress: () => {}, previous: out[index - 1], models }));
+  }
+  return out;
+}
+
+const rowsOf = (eps: Episode[]) => eps.flatMap((e) => e.records).filter((r) => typeof r.P === 'number') as unknown as EpochRow[];
+const logsOf = (e: Episode) => e.records.filter((r) => r.kind === 'agent') as unknown as AgentLog[];
+
+describe('Polarization lab: LLM agents', () => {
+  it('plans one episode per epoch on the named model, interventions included', () => {
+    const plan = polarizationRunner.plan(config({ intervention: { kind: 'noConfirmationBias', fromEpoch: 2 } }));
+    expect(plan).toMatchObject({ episodes: 4, models: ['fake-agent'] });
+    expect(plan.unavailable).toBeUndefined();
+  });
+
+  it('runs epochs: receivers update, keep or drop links, write messages delivered next epoch; P and H are the metrics of the stored state', async () => {
+    const c = config();
+    const eps = await runAll(c);
+    const rows = rowsOf(eps);
+    expect(rows.map((r) => r.epoch)).toEqual([0, 1, 2, 3, 4]);
+    for (const e of eps) {
+      const x = Array.from(e.tensors.opinions.data as Float64Array);
+      const g = networkFromTensors(e.tensors);
+      const row = (e.records.filter((r) => typeof r.P === 'number') as unknown as EpochRow[]).at(-1)!;
+      expect(row.P).toBe(polarization(x));
+      expect(row.H).toBe(homophily(g, x));
+      expect(g.out.every((l) => l.length === 4 && new Set(l).size === 4)).toBe(true); // rewiring keeps the out-degree, no duplicates
+    }
+    // the messages written in epoch t are the inbox of epoch t+1
+    const state1 = eps[0].records.find((r) => r.kind === 'state') as unknown as AgentState;
+    const receivers2 = new Set(logsOf(eps[1]).map((l) => l.agent));
+    expect([...new Set(state1.pending.map((m) => m.to))].sort((a, b) => a - b)).toEqual([...receivers2].sort((a, b) => a - b));
+    for (const l of logsOf(eps[1])) expect(l.received).toBe(state1.pending.filter((m) => m.to === l.agent).length);
+    // selective exposure by the script: every dropped link pointed at someone more than one level away
+    const dropped = eps.flatMap(logsOf).reduce((n, l) => n + l.dropped.length, 0);
+    expect(dropped).toBe(rows.reduce((n, r) => n + r.rewires, 0));
+    expect(rows.slice(1).every((r) => r.failures === 0)).toBe(true);
+  });
+
+  it('a resumed epoch repeats the uninterrupted one exactly', async () => {
+    const c = config();
+    const eps = await runAll(c);
+    const again = await polarizationRunner.runEpisode(c, { index: 2, rng: episodeRng(c.seed, 2), cancel: { cancelled: false }, progress: () => {}, previous: eps[1], models: { get: () => fakePolarizationAgent() } });
+    expect(again.records).toEqual(eps[2].records);
+    expect(Array.from(again.tensors.outIdx.data as Int32Array)).toEqual(Array.from(eps[2].tensors.outIdx.data as Int32Array));
+  });
+
+  it('interventions act only after fromEpoch: open to persuasion, diverse views, random interactions', async () => {
+    const agent = fakePolarizationAgent();
+    await runAll(config({ intervention: { kind: 'noConfirmationBias', fromEpoch: 2 } }), agent);
+    const updates = agent.prompts.filter((p) => /Reply with JSON only/.test(p));
+    expect(updates.some((p) => /open to being persuaded/.test(p))).toBe(true);
+    expect(updates.some((p) => !/open to being persuaded/.test(p))).toBe(true);
+    const diverse = await runAll(config({ intervention: { kind: 'noSelectiveExposure', fromEpoch: 0 } }));
+    expect(rowsOf(diverse).every((r) => r.rewires === 0)).toBe(true); // the script keeps everyone it is told to like
+    const random = await runAll(config({ intervention: { kind: 'randomInteractions', fromEpoch: 1 } }));
+    const e2 = random[1];
+    const row = rowsOf([e2]).at(-1)!;
+    expect(row.rewires).toBe(logsOf(e2).length * 4); // every link of every updating agent is cut and rewired
+  });
+
+  it('neutral elite signal: leaders become neutral and their messages are marked; moderately opposing: links go to moderates of the other side', async () => {
+    const agent = fakePolarizationAgent();
+    const eps = await runAll(config({ intervention: { kind: 'neutralElite', fromEpoch: 1 }, llm: { initialPostShare: 0.5, eliteShare: 0.25 } }), agent);
+    const state = eps[3].records.find((r) => r.kind === 'state') as unknown as AgentState;
+    expect(state.elites).toHaveLength(4);
+    const x = Array.from(eps[3].tensors.opinions.data as Float64Array);
+    for (const e of state.elites) expect(x[e]).toBe(0);
+    expect(agent.prompts.some((p) => /\(from a persuasive leader\)/.test(p))).toBe(true);
+    const mod = await runAll(config({ intervention: { kind: 'moderateOpposing', fromEpoch: 1 } }));
+    for (const e of mod.slice(1)) {
+      const before = (e.records.find((r) => r.kind === 'interactions') as unknown as { before: number[] }).before;
+      const g = networkFromTensors(e.tensors);
+      for (const l of logsOf(e)) {
+        if (l.after === 0) continue;
+        // whatever was kept or rewired is a moderate of the other side at the time (or no such candidate was left)
+        for (const j of l.dropped) expect(Math.abs(before[j]) === 1 && Math.sign(before[j]) === -Math.sign(l.after)).toBe(false);
+        expect(g.out[l.agent]).toHaveLength(4);
+      }
+    }
+  });
+
+  it('summarizes P(t), H(t), the echo-chamber table and the counts', async () => {
+    const c = config();
+    const eps = await runAll(c);
+    const [r] = await polarizationRunner.summarize(c, eps);
+    const v = r.value as { series: EpochRow[]; echo: { windows: number; echoChamber: number }; calls: number; messages: number };
+    expect(v.series).toHaveLength(5);
+    expect(v.echo.windows).toBe(1);
+    expect(v.calls).toBe(rowsOf(eps).reduce((n, x) => n + (x.calls ?? 0), 0));
+    expect(v.messages).toBeGreaterThan(0);
+  });
+});
