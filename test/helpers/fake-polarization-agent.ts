@@ -36,6 +36,12 @@ export function fakePolarizationAgent(id = 'fake-agent') {
         const next = mean > self ? self + 1 : mean < self ? self - 1 : self;
         return say(JSON.stringify({ stance: next, reasons: `I moved after reading ${heard.length} messages.` }));
       }
+      // the self-regulation check: the agent disowns a radical post that does not say "strongly", and a change of
+      // stance made after reading a single message
+      if (/Does this text fit your stance\?/.test(p)) {
+        const text = p.split('Text:')[1] ?? '';
+        return say((Math.abs(self) === 2 && /^ I hold/.test(text) && !/strongly/.test(text)) || /after reading 1 messages/.test(text) ? 'no' : 'yes');
+      }
       if (/keep talking with this person/.test(p)) return say(/diverse views/.test(p) || Math.abs(self - other) <= 1 ? 'yes' : 'no');
       if (/argues for your view/.test(p)) return say(other !== self ? `Yes: I hold ${signed(self)} and I think you should consider my reasons carefully today.` : 'No');
       throw new Error(`the agent fake cannot answer: ${p.slice(0, 80)}`);

@@ -114,4 +114,22 @@ describe('Polarization lab: LLM agents', () => {
     expect(v.calls).toBe(rowsOf(eps).reduce((n, x) => n + (x.calls ?? 0), 0));
     expect(v.messages).toBeGreaterThan(0);
   });
+
+  it('self-regulated: posts that fail the check are regenerated and then withheld, changes that fail it are retried and then refused', async () => {
+    const agent = fakePolarizationAgent();
+    const c = config({ llm: { initialPostShare: 1, selfRegulated: true } });
+    const eps = await runAll(c, agent);
+    const x0 = Array.from((await runAll(config({ epochs: 1, llm: { initialPostShare: 1 } })))[0].records.find((r) => r.kind === 'interactions')!.before as number[]);
+    const state0 = eps[0].records.find((r) => r.kind === 'state') as unknown as AgentState;
+    // only agents at -1..+1 had their post accepted: the radical ones' posts never say "strongly"
+    const posted = new Set((eps[0].records.find((r) => r.kind === 'interactions') as unknown as { pairs: [number, number][] }).pairs.map(([, from]) => from));
+    for (const i of posted) expect(Math.abs(x0[i])).toBeLessThan(2);
+    expect(agent.prompts.filter((p) => /Write a post/.test(p)).length).toBe(x0.filter((v) => Math.abs(v) < 2).length + 3 * x0.filter((v) => Math.abs(v) === 2).length);
+    // a change after a single message never passes the check: it is asked again, then refused, and counted
+    for (const e of eps) for (const l of logsOf(e)) if (l.after !== l.before) expect(l.received).toBeGreaterThan(1);
+    const rows = rowsOf(eps).slice(1);
+    expect(rows.every((r) => typeof r.checked === 'number' && r.inconsistent! <= r.checked!)).toBe(true);
+    expect(rows.reduce((n, r) => n + r.inconsistent!, 0)).toBeGreaterThan(0); // some agents tried to move after one message
+    expect(state0.pending.length).toBeGreaterThan(0);
+  });
 });

@@ -28,6 +28,7 @@ export const polarizationLab = defineLab({
       temperature: z.number().min(0).max(2).default(0.7),
       openness: shortText(DEFAULT_OPENNESS, 300).describe("The agents' default openness, stated in the keep-or-drop prompt"),
       eliteShare: probability(0.05).describe('Neutral elite signal: share of agents made neutral key opinion leaders'),
+      selfRegulated: z.boolean().default(false).describe('Consistency checks: initial posts regenerated until the agent agrees they fit its stance; stance changes confirmed, with up to 2 retries'),
     }),
     voter: group({ rewireToLikeMinded: probability(0.5).describe('φ') }),
     boundedConfidence: group({ threshold: z.number().min(0).max(4).default(1), convergence: probability(0.3) }),

@@ -6,6 +6,7 @@ import type { Episode } from '../../core/runs/types';
 import type { ChatMessage, ParseResult } from '../../core/prompts/shared';
 import type { DirectedGraph } from '../../core/graphs/directed';
 import {
+  buildConsistencyCheckPrompt,
   buildInitialPostPrompt,
   buildPersuadePrompt,
   buildRewirePrompt,
@@ -22,6 +23,9 @@ import { buildNetwork, networkFromTensors, networkToTensors, type PolarizationCo
 import { topicById, type LabTopic } from './topics';
 
 const ATTEMPTS = 3;
+/** Self-regulated variant: regenerations of an initial post, and retries of a stance change, after a failed check. */
+const POST_REGENERATIONS = 3;
+const CHANGE_RETRIES = 2;
 const MAX_TOKENS = { update: 60, rewire: 6, persuade: 120, post: 120 };
 
 /** A message written in one epoch and delivered in the next. */
@@ -68,6 +72,9 @@ export interface EpochRow {
   failures?: number;
   calls?: number;
   intervention?: string;
+  /** Self-regulated variant: stance changes checked, and those whose first check failed. */
+  checked?: number;
+  inconsistent?: number;
 }
 
 /** Whether the config's intervention acts in this epoch. */
@@ -78,6 +85,14 @@ export function interventionAt(config: PolarizationConfig, epoch: number): Polar
 interface Counter {
   calls: number;
   failures: number;
+  /** Self-regulated variant: stance changes checked, and how many failed their first check (the inconsistency rate). */
+  checked: number;
+  inconsistent: number;
+}
+
+/** Asks the agent whether a text fits its stance (self-regulated variant); an unparsed answer counts as yes. */
+async function fits(model: RunnerModel, topic: LabTopic, self: { stance: StanceValue; reasons: string }, text: string, t: number, seedKey: string, count: Counter): Promise<boolean> {
+  return (await ask(model, buildConsistencyCheckPrompt(topic, self, text), parseYesNo, MAX_TOKENS.rewire, t, seedKey, count)) !== false;
 }
 
 async function ask<T>(model: RunnerModel, messages: ChatMessage[], parse: (t: string) => ParseResult<T>, maxNewTokens: number, temperature: number, seedKey: string, count: Counter): Promise<T | null> {
@@ -106,7 +121,13 @@ async function initialState(config: PolarizationConfig, topic: LabTopic, model: 
   const pending: PendingMessage[] = [];
   for (let i = 0; i < config.agents; i++) {
     if (rng.next() >= config.llm.initialPostShare) continue;
-    const post = await ask(model, buildInitialPostPrompt(topic, { stance: x[i], reasons: reasons[i] }), parseMessage, MAX_TOKENS.post, config.llm.temperature, `${config.seed}/post/${i}`, count);
+    const self = { stance: x[i], reasons: reasons[i] };
+    let post: string | null = null;
+    for (let k = 0; k < (config.llm.selfRegulated ? POST_REGENERATIONS : 1); k++) {
+      post = await ask(model, buildInitialPostPrompt(topic, self), parseMessage, MAX_TOKENS.post, config.llm.temperature, `${config.seed}/post/${i}/${k}`, count);
+      if (!post || !config.llm.selfRegulated || (await fits(model, topic, self, post, config.llm.temperature, `${config.seed}/post/${i}/${k}/check`, count))) break;
+      post = null; // the agent disowned it: a post that never passes its check is not sent
+    }
     if (post) for (const j of graph.out[i]) pending.push({ from: i, to: j, text: post, leader: false });
   }
   return { graph, x, reasons, pending };
@@ -122,7 +143,7 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
   const topic = topicById(config.topic);
   if (!topic) throw new Error(`unknown topic "${config.topic}"`);
   const model = requireModels('polarization', ctx.models).get(config.model);
-  const count: Counter = { calls: 0, failures: 0 };
+  const count: Counter = { calls: 0, failures: 0, checked: 0, inconsistent: 0 };
   const rows: Record<string, unknown>[] = [];
   let graph: DirectedGraph;
   let x: StanceValue[];
@@ -172,24 +193,31 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
     const log: AgentLog = { kind: 'agent', epoch, agent: i, received: got.length, before: x[i], after: x[i], reasons: reasons[i], kept: [], dropped: [], sentTo: [], failures: 0 };
     const failuresBefore = count.failures;
     if (!isElite.has(i)) {
-      const update = await ask(
-        model,
-        buildStanceUpdatePrompt({
-          topic,
-          self: { stance: x[i], reasons: reasons[i] },
-          messages: got.filter((m) => !m.leader).map((m) => m.text),
-          leaderMessages: got.filter((m) => m.leader).map((m) => m.text),
-          openToPersuasion: intervention === 'noConfirmationBias',
-        }),
-        (s) => parseStanceUpdate(s, topic),
-        MAX_TOKENS.update,
-        t,
-        `${key}/update`,
-        count,
-      );
-      if (update) {
-        x[i] = update.stance;
-        reasons[i] = update.reasons;
+      const prompt = buildStanceUpdatePrompt({
+        topic,
+        self: { stance: x[i], reasons: reasons[i] },
+        messages: got.filter((m) => !m.leader).map((m) => m.text),
+        leaderMessages: got.filter((m) => m.leader).map((m) => m.text),
+        openToPersuasion: intervention === 'noConfirmationBias',
+      });
+      const retries = config.llm.selfRegulated ? CHANGE_RETRIES : 0;
+      for (let k = 0; k <= retries; k++) {
+        const update = await ask(model, prompt, (s) => parseStanceUpdate(s, topic), MAX_TOKENS.update, t, `${key}/update${k ? `/${k}` : ''}`, count);
+        if (!update) break;
+        const changed = update.stance !== x[i];
+        // self-regulated: a change of stance must pass the agent's own check, or the update is asked again
+        const ok = !config.llm.selfRegulated || !changed || (await fits(model, topic, update, update.reasons, t, `${key}/update/${k}/check`, count));
+        if (config.llm.selfRegulated && changed && k === 0) {
+          count.checked++;
+          if (!ok) count.inconsistent++;
+        }
+        if (ok || k === retries) {
+          if (ok) {
+            x[i] = update.stance;
+            reasons[i] = update.reasons;
+          }
+          break;
+        }
       }
     }
     // keep or drop each out-link (selective exposure), or the intervention's rule
@@ -250,6 +278,7 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
     failures: count.failures,
     calls: count.calls,
     intervention,
+    ...(config.llm.selfRegulated ? { checked: count.checked, inconsistent: count.inconsistent } : {}),
   } satisfies EpochRow);
   rows.push({ kind: 'interactions', epoch, pairs: interactions, before });
   rows.push({ kind: 'state', reasons, pending: next, elites } satisfies AgentState as unknown as Record<string, unknown>);
