@@ -12,4 +12,5 @@ export const LAB_VIEWS: Partial<Record<LabName, () => Promise<{ default: Compone
   opinions: () => import('./opinions/OpinionsView.svelte'),
   synchrony: () => import('./synchrony/SynchronyView.svelte'),
   similarity: () => import('./similarity/SimilarityView.svelte'),
+  polarization: () => import('./polarization/PolarizationView.svelte'),
 };

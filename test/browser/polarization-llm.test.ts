@@ -1,7 +1,7 @@
 /**
  * The Polarization lab with LLM agents in Chromium (wasm), on the built app: a link opens the lab, Run loads the
- * embedded model in a worker and runs two epochs; P(t) and H(t) are plotted live and the result holds the series
- * and the echo-chamber table.
+ * embedded model in a worker and runs two epochs; P(t) and H(t) are plotted live, the result holds the series and
+ * the echo-chamber table, and the view shows them with each agent's decisions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -30,6 +30,20 @@ describe('Polarization lab with LLM agents in Chromium (wasm)', () => {
     expect(result.calls).toBeGreaterThan(0);
     expect(result.echo).toBeTruthy();
     expect(await page.evaluate(() => document.querySelector('[data-run-status]')?.textContent ?? '')).toContain('wasm/fp32');
+    // the view: the epochs, the echo-chamber table and each updating agent's decisions, with a CSV export
+    await page.getByTestId('pol-results').waitFor();
+    await expect.poll(() => page.getByTestId('pol-series').locator('tbody tr').count()).toBe(3);
+    await page.getByTestId('pol-echo').waitFor();
+    const agents = page.getByTestId('pol-agents').locator('tbody tr');
+    expect(await agents.count()).toBeGreaterThan(0);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Agents CSV' }).click();
+    const stream = await (await download).createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const c of stream) chunks.push(c as Buffer);
+    const csv = Buffer.concat(chunks).toString('utf8');
+    expect(csv.split('\n')[0]).toBe('epoch,agent,received,stance_before,stance_after,kept,dropped,wrote_to,failures,reasons');
+    expect(csv.trim().split('\n').length).toBeGreaterThan(1);
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -22,7 +22,7 @@ function llmSummary(episodes: readonly Episode[]) {
   const rows = epochRows(episodes);
   const sum = (k: 'calls' | 'failures' | 'messagesSent') => rows.reduce((s, r) => s + (r[k] ?? 0), 0);
   const table = echoChamberTable(history, inter.map((r) => r.pairs), { window: Math.min(5, inter.length) });
-  const { records: _records, ...echo } = table;
+  const { records: _records, ...echo } = table; // the per-agent records stay out of the stored result (recomputable)
   return { echo, calls: sum('calls'), failures: sum('failures'), messages: sum('messagesSent') };
 }
 
