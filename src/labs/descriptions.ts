@@ -24,9 +24,9 @@ export const LAB_PLANS: Record<LabName, { now: string; coming: string[] }> = {
     ],
   },
   polarization: {
-    now: 'Networks of LLM agents hold stances on a topic, read their messages, update their stance, keep or drop their links and try to persuade their neighbours, epoch by epoch; the five interventions (random interactions, moderately opposing interactions, no selective exposure, no confirmation bias, a neutral elite signal) act from an epoch you choose; P(t) and H(t) are plotted live and the run keeps an echo-chamber / backfire table. A self-regulated variant checks posts and stance changes for consistency. The classic coevolving-voter and bounded-confidence models run beside them with no language model.',
+    now: 'Networks of LLM agents hold stances on a topic, read their messages, update their stance, keep or drop their links and try to persuade their neighbours, epoch by epoch; the five interventions (random interactions, moderately opposing interactions, no selective exposure, no confirmation bias, a neutral elite signal) act from an epoch you choose; P(t) and H(t) are plotted live and the run keeps an echo-chamber / backfire table. A self-regulated variant checks posts and stance changes for consistency, and the mechanism experiments give a share of the agents a confirmation-bias or selective-exposure trait and the leaders a neutral, moderate, radical or original stance. The classic coevolving-voter and bounded-confidence models run beside them with no language model.',
     coming: [
-      'The mechanism experiments (trait fractions, moderate and radical elites), and opinion maps over the network.',
+      'A sweep over the mechanism experiments (trait fractions, elite stances) in one go, and opinion maps over the network.',
     ],
   },
 };

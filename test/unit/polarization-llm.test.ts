@@ -4,7 +4,8 @@ import { validateConfig } from '../../src/core/config/validate';
 import { polarizationRunner } from '../../src/labs/polarization/runner';
 import type { PolarizationConfig } from '../../src/labs/polarization/network';
 import { networkFromTensors } from '../../src/labs/polarization/network';
-import type { AgentLog, AgentState, EpochRow } from '../../src/labs/polarization/llm-runner';
+import { traitHolders, type AgentLog, type AgentState, type EpochRow } from '../../src/labs/polarization/llm-runner';
+import { CONFIRMATION_BIAS_TRAIT, SELECTIVE_EXPOSURE_TRAIT } from '../../src/core/prompts/polarization';
 import { homophily, polarization } from '../../src/core/polarization/metrics';
 import { episodeRng } from '../../src/core/runs/runner';
 import type { Episode } from '../../src/core/runs/types';
@@ -131,5 +132,33 @@ describe('Polarization lab: LLM agents', () => {
     expect(rows.every((r) => typeof r.checked === 'number' && r.inconsistent! <= r.checked!)).toBe(true);
     expect(rows.reduce((n, r) => n + r.inconsistent!, 0)).toBeGreaterThan(0); // some agents tried to move after one message
     expect(state0.pending.length).toBeGreaterThan(0);
+  });
+
+  it('mechanism experiments: trait holders get their trait in every epoch; leaders can be moderate, radical or keep their stance', async () => {
+    const agent = fakePolarizationAgent();
+    const c = config({ llm: { initialPostShare: 0.5, confirmationBiasShare: 0.5, selectiveExposureShare: 0.25 } });
+    await runAll(c, agent);
+    const cb = traitHolders(c, 'confirmationBias', 0.5);
+    const se = traitHolders(c, 'selectiveExposure', 0.25);
+    expect(cb.size).toBeGreaterThan(0);
+    expect(cb.size).toBeLessThan(16);
+    const updates = agent.prompts.filter((p) => /Reply with JSON only/.test(p));
+    expect(updates.some((p) => p.includes(CONFIRMATION_BIAS_TRAIT))).toBe(true);
+    expect(updates.some((p) => !p.includes(CONFIRMATION_BIAS_TRAIT))).toBe(true);
+    expect(agent.prompts.some((p) => p.includes(SELECTIVE_EXPOSURE_TRAIT))).toBe(se.size > 0);
+    // the same draw every time
+    expect([...traitHolders(c, 'confirmationBias', 0.5)]).toEqual([...cb]);
+    for (const kind of ['moderate', 'radical', 'original'] as const) {
+      const cc = config({ intervention: { kind: 'neutralElite', fromEpoch: 1 }, llm: { initialPostShare: 0.5, eliteShare: 0.25, eliteStance: kind } });
+      const eps = await runAll(cc);
+      const state = eps[3].records.find((r) => r.kind === 'state') as unknown as AgentState;
+      const x = Array.from(eps[3].tensors.opinions.data as Float64Array);
+      const start = (eps[1].records.find((r) => r.kind === 'interactions') as unknown as { before: number[] }).before;
+      for (const e of state.elites) {
+        if (kind === 'moderate') expect(Math.abs(x[e])).toBe(1);
+        if (kind === 'radical') expect(Math.abs(x[e])).toBe(2);
+        if (kind === 'original') expect(x[e]).toBe(start[e]);
+      }
+    }
   });
 });

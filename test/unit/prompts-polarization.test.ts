@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CONFIRMATION_BIAS_TRAIT,
+  SELECTIVE_EXPOSURE_TRAIT,
   buildConsistencyCheckPrompt,
   buildInitialPostPrompt,
   buildPersuadePrompt,
@@ -44,6 +46,18 @@ describe('polarization prompts', () => {
     expect(buildPersuadePrompt({ topic, self, other })[0].content).toContain('about 50 words');
     expect(buildInitialPostPrompt(topic, self)[0].content).toContain('about 50 words');
     expect(buildConsistencyCheckPrompt(topic, self, 'x')[0].content).toContain('Reply yes or no.');
+  });
+
+  it('the mechanism traits appear only for the agents that hold them, before the reply instruction', () => {
+    const plain = buildStanceUpdatePrompt({ topic, self, messages: ['a'] })[0].content;
+    const biased = buildStanceUpdatePrompt({ topic, self, messages: ['a'], confirmationBias: true })[0].content;
+    expect(plain).not.toContain(CONFIRMATION_BIAS_TRAIT);
+    expect(biased).toContain(CONFIRMATION_BIAS_TRAIT);
+    expect(biased.indexOf(CONFIRMATION_BIAS_TRAIT)).toBeLessThan(biased.indexOf('Reply with JSON only'));
+    const exposed = buildRewirePrompt({ topic, self, other, selectiveExposure: true })[0].content;
+    expect(exposed).toContain(SELECTIVE_EXPOSURE_TRAIT);
+    expect(exposed.endsWith('Reply yes or no.')).toBe(true);
+    expect(buildRewirePrompt({ topic, self, other })[0].content).not.toContain(SELECTIVE_EXPOSURE_TRAIT);
   });
 });
 

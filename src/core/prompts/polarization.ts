@@ -59,12 +59,18 @@ export interface AgentView {
 export const MAX_MESSAGES = 5;
 export const MESSAGES_MAX_CHARS = 1000;
 
+/** The traits of the method's mechanism experiments, written by the lab (the paper's wording was not released). */
+export const CONFIRMATION_BIAS_TRAIT = 'You trust messages that agree with your view and dismiss those that do not.';
+export const SELECTIVE_EXPOSURE_TRAIT = 'You prefer to talk only with people who share your view.';
+
 export interface StanceUpdateInput {
   topic: PolarizationTopic;
   self: AgentView;
   messages: readonly string[];
   /** "No confirmation bias" intervention: the agent is told it is open to persuasion by diverse views. */
   openToPersuasion?: boolean;
+  /** Mechanism experiments: the confirmation-bias trait (CONFIRMATION_BIAS_TRAIT). */
+  confirmationBias?: boolean;
   /** Messages from a key opinion leader are marked as such (neutral elite signal). */
   leaderMessages?: readonly string[];
 }
@@ -83,6 +89,7 @@ export function buildStanceUpdatePrompt(x: StanceUpdateInput): ChatMessage[] {
     box,
   ];
   if (x.openToPersuasion) parts.push('You are open to being persuaded by diverse views.');
+  if (x.confirmationBias) parts.push(CONFIRMATION_BIAS_TRAIT);
   parts.push('Reply with JSON only: {"stance": <-2 to 2>, "reasons": "<one sentence>"}');
   return userPrompt(parts.join('\n'));
 }
@@ -122,6 +129,8 @@ export interface RewireInput {
   other: AgentView;
   /** "No selective exposure" intervention. */
   likesDiversity?: boolean;
+  /** Mechanism experiments: the selective-exposure trait (SELECTIVE_EXPOSURE_TRAIT). */
+  selectiveExposure?: boolean;
   /**
    * The agent's default openness, stated explicitly (the seed read an uninitialised field).
    * Default: DEFAULT_OPENNESS.
@@ -139,6 +148,7 @@ export function buildRewirePrompt(x: RewireInput): ChatMessage[] {
     x.openness ?? DEFAULT_OPENNESS,
   ];
   if (x.likesDiversity) parts.push('You like talking with people who hold diverse views.');
+  if (x.selectiveExposure) parts.push(SELECTIVE_EXPOSURE_TRAIT);
   parts.push('Do you want to keep talking with this person? Reply yes or no.');
   return userPrompt(parts.join('\n'));
 }

@@ -171,9 +171,12 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
   }
   const isElite = new Set(intervention === 'neutralElite' ? elites : []);
   for (const e of isElite) {
-    x[e] = 0;
-    reasons[e] = topic.reasons[0];
+    const v = eliteStance(config, e, x[e]);
+    x[e] = v;
+    if (config.llm.eliteStance !== 'original') reasons[e] = topic.reasons[v];
   }
+  const confirmationBias = traitHolders(config, 'confirmationBias', config.llm.confirmationBiasShare);
+  const selectiveExposure = traitHolders(config, 'selectiveExposure', config.llm.selectiveExposureShare);
   const inbox = new Map<number, PendingMessage[]>();
   for (const m of pending) (inbox.get(m.to) ?? inbox.set(m.to, []).get(m.to)!).push(m);
   const updating = [...inbox.keys()].sort((a, b) => a - b);
@@ -199,6 +202,7 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
         messages: got.filter((m) => !m.leader).map((m) => m.text),
         leaderMessages: got.filter((m) => m.leader).map((m) => m.text),
         openToPersuasion: intervention === 'noConfirmationBias',
+        confirmationBias: confirmationBias.has(i),
       });
       const retries = config.llm.selfRegulated ? CHANGE_RETRIES : 0;
       for (let k = 0; k <= retries; k++) {
@@ -230,7 +234,7 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
       else
         keep = await ask(
           model,
-          buildRewirePrompt({ topic, self: { stance: x[i], reasons: reasons[i] }, other: { stance: before[j], reasons: reasonsBefore[j] }, likesDiversity: intervention === 'noSelectiveExposure', openness: config.llm.openness }),
+          buildRewirePrompt({ topic, self: { stance: x[i], reasons: reasons[i] }, other: { stance: before[j], reasons: reasonsBefore[j] }, likesDiversity: intervention === 'noSelectiveExposure', selectiveExposure: selectiveExposure.has(i), openness: config.llm.openness }),
           parseYesNo,
           MAX_TOKENS.rewire,
           t,
@@ -287,6 +291,24 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
     records: rows,
     tensors: { opinions: { dtype: 'F64', shape: [config.agents], data: Float64Array.from(x) }, ...networkToTensors(graph) },
   };
+}
+
+/** The agents with a trait of the mechanism experiments: a seeded draw per agent, the same in every epoch. */
+export function traitHolders(config: PolarizationConfig, trait: string, share: number): Set<number> {
+  const out = new Set<number>();
+  if (share <= 0) return out;
+  const rng = createRng(hashSeed(`${config.seed}/trait/${trait}`));
+  for (let i = 0; i < config.agents; i++) if (rng.next() < share) out.add(i);
+  return out;
+}
+
+/** A leader's stance: neutral 0; moderate ±1 or radical ±2 with a seeded side per leader; original: its own. */
+export function eliteStance(config: PolarizationConfig, agent: number, own: StanceValue): StanceValue {
+  const kind = config.llm.eliteStance;
+  if (kind === 'original') return own;
+  if (kind === 'neutral') return 0;
+  const side = createRng(hashSeed(`${config.seed}/elite-side/${agent}`)).next() < 0.5 ? -1 : 1;
+  return (side * (kind === 'moderate' ? 1 : 2)) as StanceValue;
 }
 
 /**
