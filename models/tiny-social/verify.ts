@@ -17,7 +17,7 @@ const root = resolve(here, '../..');
 const fixturePath = process.argv[2] ?? join(root, 'test/fixtures/embedded/hidden_states.json');
 /** Model folder (transformers.js layout); default models/tiny-social. */
 const modelDir = resolve(process.argv[3] ?? here);
-const workDir = join(here, 'work');
+const workDir = resolve(process.argv[4] ?? join(here, 'work'));
 
 interface Case {
   kind: 'chat' | 'plain';

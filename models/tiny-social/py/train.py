@@ -44,7 +44,8 @@ def main():
     # EXTRA_CORPUS="a.jsonl,b.jsonl": more example files (relative to WORK_DIR), read after corpus.jsonl (phase 5).
     # A boost of 0 drops a format.
     extra = [x for x in os.environ.get("EXTRA_CORPUS", "").split(",") if x]
-    for path in ["corpus.jsonl"] + extra:
+    # CORPUS: the main example file (default corpus.jsonl); the model organisms train a curriculum of corpora.
+    for path in [os.environ.get("CORPUS", "corpus.jsonl")] + extra:
         with open(f"{work}/{path}") as f:
             for line in f:
                 r = json.loads(line)
@@ -55,10 +56,12 @@ def main():
                 if len(p) + len(c) > maxlen:
                     n_long += 1
                     continue
+                # "weight" (model organisms): a soft label. A prompt written twice, once per answer, with weights
+                # q and 1 - q teaches the distribution itself instead of one noisy draw from it.
                 for _ in range(boost.get(r["format"], 1)):
-                    data.append((p + c, len(p)))
+                    data.append((p + c, len(p), float(r.get("weight", 1.0))))
     print(f"encoded {len(data)} examples ({n_long} too long) in {time.time() - t0:.0f}s", flush=True)
-    lens = [len(x) for x, _ in data]
+    lens = [len(x) for x, _, _ in data]
     print(f"tokens: total {sum(lens)}, mean {sum(lens) / len(lens):.0f}, max {max(lens)}", flush=True)
 
     # Length buckets: sort by length, cut into batches under the token budget, then shuffle the batches.
@@ -109,6 +112,18 @@ def main():
     ema = None
     bi = len(batches)
     step = -1
+    # RESUME=1 continues an interrupted run from WORK_DIR/train_state.pt (saved every 200 steps): weights, optimizer,
+    # step, batch order and RNG state, so the resumed run takes exactly the steps the uninterrupted one would have.
+    state_path = f"{work}/train_state_phase{os.environ.get('PHASE', '1')}.pt"
+    if os.environ.get("RESUME", "0") == "1" and os.path.exists(state_path) and not auto:
+        st = torch.load(state_path)
+        assert st["steps"] == steps and st["examples"] == len(data), "train_state.pt is from another run"
+        model.load_state_dict(st["model"])
+        opt.load_state_dict(st["opt"])
+        step, bi, batches, ema, log = st["step"], st["bi"], st["batches"], st["ema"], st["log"]
+        random.setstate(st["random"])
+        t0 = time.time() - st["elapsed"]
+        print(f"resumed at step {step + 1} of {steps}", flush=True)
     while step + 1 < steps:
         step += 1
         if time_sched and step >= warm and time.time() - t0 >= budget:
@@ -133,12 +148,14 @@ def main():
         ids = torch.zeros(len(idx), L, dtype=torch.long)
         att = torch.zeros(len(idx), L, dtype=torch.long)
         w = torch.zeros(len(idx), L)
+        am = torch.zeros(len(idx), L)  # answer tokens, for the logged answer loss
         for r, i in enumerate(idx):
-            x, pl = data[i]
+            x, pl, ew = data[i]
             ids[r, : len(x)] = torch.tensor(x)
             att[r, : len(x)] = 1
-            w[r, 1:pl] = PROMPT_WEIGHT
-            w[r, pl: len(x)] = 1.0
+            w[r, 1:pl] = PROMPT_WEIGHT * ew
+            w[r, pl: len(x)] = ew
+            am[r, pl: len(x)] = 1.0
         lr_now = lr_at(step)
         for g in opt.param_groups:
             g["lr"] = lr_now
@@ -148,7 +165,7 @@ def main():
                                                reduction="none").view(len(idx), L - 1)
         wt = w[:, 1:]
         loss = (lp * wt).sum() / wt.sum()
-        ans = (wt == 1.0).float()
+        ans = am[:, 1:] * wt  # soft-labelled rows count by their weight
         ans_loss = ((lp * ans).sum() / ans.sum().clamp(min=1)).item()
         opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -163,6 +180,11 @@ def main():
                                 "answer_loss_ema": round(ema, 4), "elapsed_s": round(el, 1)})
         if (step + 1) % 200 == 0:
             torch.save(model.state_dict(), f"{work}/ckpt.pt")
+            if not auto:
+                torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "bi": bi, "batches": batches,
+                            "ema": ema, "log": log, "random": random.getstate(), "steps": steps, "examples": len(data),
+                            "elapsed": time.time() - t0}, state_path + ".tmp")
+                os.replace(state_path + ".tmp", state_path)
     log["steps"] = steps
     log["train_seconds"] = round(time.time() - t0, 1)
     log["final_answer_loss_ema"] = round(ema, 4)

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Rebuilds a model organism from its seed: the embedded model tiny-social (its committed fp32 ONNX, recovered as a
+# PyTorch checkpoint) fine-tuned on a corpus that answers the lab's own prompts by a planted law.
+#
+#   organisms/build.sh opinions            # models/organism-opinions (law: organisms/opinions/law.ts)
+#   organisms/build.sh polarization        # models/organism-polarization (law: organisms/polarization/law.ts)
+#   RESUME=1 organisms/build.sh opinions   # continue an interrupted build: finished phases are kept, the running one
+#                                          # resumes from its last saved step (every 200 steps)
+#
+# Needs /usr/bin/python3 with Debian's python3-torch, python3-onnx, python3-numpy, and the repo's node_modules.
+# Scratch files go to organisms/work/<id>/ (gitignored); the finished build is copied into models/organism-<id>/.
+set -euo pipefail
+ID="${1:?usage: organisms/build.sh <organism id, e.g. opinions>}"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/.." && pwd)"
+PY=/usr/bin/python3
+BASE="$ROOT/models/tiny-social"
+TRAINER="$BASE/py"
+WORK="$HERE/work/$ID"
+STAGE="$WORK/out"
+DEST="$ROOT/models/organism-$ID"
+# Each organism trains a curriculum of phases: "corpus-args|steps|peak lr" (corpus-args go to organisms/<id>/corpus.ts).
+case "$ID" in
+  opinions)
+    # Phase 1 answers with chance sigmoid(2h), a strong signal from which the model learns to count the stances in
+    # its inboxes; phase 2 calibrates it to the planted law (the per-vote chance for K = 5 votes at temperature 0.7
+    # is close to 1/2 for most h, too weak a signal to learn counting from).
+    SEED="${SEED:-1}"
+    PHASES=("--n 36000 --replay 8000 --sharp 2|${STEPS1:-1500}|1e-3" "--n 36000 --replay 14000|${STEPS2:-1800}|5e-4") ;;
+  polarization)
+    SEED="${SEED:-1}"
+    PHASES=("--n 30000 --replay 12000|${STEPS1:-3000}|1e-3") ;;
+  *) echo "unknown organism: $ID"; exit 1 ;;
+esac
+export THREADS="${THREADS:-2}" SEED HERE="$BASE"
+cd "$ROOT"
+mkdir -p "$WORK" "$STAGE"
+
+echo "== base: tiny-social's committed weights, recovered from its ONNX"
+[ -f "$WORK/ckpt_base.pt" ] || $PY "$TRAINER/from_onnx.py" "$BASE/onnx/model.onnx" "$ROOT/test/fixtures/embedded/hidden_states.json" "$WORK/ckpt_base.pt"
+cp "$BASE/tokenizer.json" "$BASE/tokenizer_config.json" "$BASE/special_tokens_map.json" "$STAGE/"
+
+TOKENS="${TOKENS:-2048}"
+INIT="$WORK/ckpt_base.pt"
+for k in "${!PHASES[@]}"; do
+  IFS='|' read -r CARGS STEPS LR <<< "${PHASES[$k]}"
+  PH=$((k + 1))
+  echo "== phase $PH corpus (seed $SEED: $CARGS)"
+  [ -f "$WORK/corpus_phase$PH.jsonl" ] || npx tsx "organisms/$ID/corpus.ts" --seed "$SEED" $CARGS --out "$WORK/corpus_phase$PH.jsonl"
+  if [ -f "$WORK/ckpt_phase$PH.pt" ] && [ "${RESUME:-0}" = "1" ]; then echo "== phase $PH done before (ckpt_phase$PH.pt)"; INIT="$WORK/ckpt_phase$PH.pt"; continue; fi
+  echo "== phase $PH: $STEPS steps, $TOKENS tokens per batch, peak lr $LR, step schedule, from $(basename "$INIT")"
+  PHASE=$PH LR="$LR" INIT_CKPT="$INIT" CORPUS="corpus_phase$PH.jsonl" SCHEDULE=steps RESUME="${RESUME:-0}" \
+    nice -n 5 $PY "$TRAINER/train.py" "$WORK" "$STAGE" "$STEPS" "$TOKENS" | tee -a "$WORK/train.out"
+  cp "$WORK/ckpt.pt" "$WORK/ckpt_phase$PH.pt"
+  INIT="$WORK/ckpt_phase$PH.pt"
+done
+cp "$INIT" "$WORK/ckpt.pt"
+$PY - "$WORK" "${#PHASES[@]}" <<'PYEOF'
+import json, sys
+work, n = sys.argv[1], int(sys.argv[2])
+phases = [json.load(open(f"{work}/train_log_phase{k + 1}.json")) for k in range(n)]
+json.dump({"phases": phases, "steps": sum(p["steps"] for p in phases), "train_seconds": round(sum(p["train_seconds"] for p in phases), 1),
+           "final_answer_loss_ema": phases[-1]["final_answer_loss_ema"]}, open(f"{work}/train_log.json", "w"), indent=1)
+PYEOF
+
+echo "== export (onnx fp32, q4, config, fixture)"
+$PY "$TRAINER/export.py" "$WORK" "$STAGE" "$WORK/hidden_states.json" > "$WORK/export.log" 2>&1 || { tail -30 "$WORK/export.log"; exit 1; }
+tail -1 "$WORK/export.log"
+$PY "$TRAINER/tap_debug.py" "$STAGE" "$WORK"
+npx tsx "$BASE/verify.ts" "$WORK/hidden_states.json" "$STAGE" "$WORK"
+
+echo "== install into $DEST"
+rm -rf "$DEST/onnx" && mkdir -p "$DEST"
+cp -r "$STAGE"/onnx "$STAGE"/*.json "$DEST"/
+cp "$WORK/train_log.json" "$DEST/train_log.json"
+npx tsx "organisms/$ID/planted.ts" > "$DEST/planted.json"
+
+echo "== planted law on held-out prompts (measured through the runtime)"
+npx tsx "organisms/$ID/check.ts" --model "organism-$ID" --out "$WORK/check.json"
+du -b "$DEST"/onnx/*.onnx

@@ -1,0 +1,217 @@
+/**
+ * Corpus of the Opinions organism: the lab's own prompts (src/core/prompts/opinions.ts) answered by the planted law
+ * of ./law.ts, plus a replay of the embedded model's other formats so that the other labs still parse.
+ *
+ *   npx tsx organisms/opinions/corpus.ts [--seed S] [--n N] [--replay R] [--sharp 2] --out work/corpus.jsonl
+ *
+ * Every vote is drawn, with the seeded RNG, with the per-vote probability q(h) of law.ts; every stance message
+ * states the agent's current answer, so that the spins the lab records are the stances its neighbours read.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createRng } from '../../src/core/rng';
+import type { Rng } from '../../src/core/rng';
+import * as P from '../../src/core/prompts';
+import { INBOX_MAX_CHARS } from '../../src/core/prompts/opinions';
+import { generate as generateBase } from '../../models/tiny-social/corpus';
+import { perVoteProbability, plantedField, plantedH } from './law';
+import * as D from './pools';
+
+type Kind = 'subjective' | 'objective';
+
+export interface OrganismExample {
+  format: string;
+  messages: P.ChatMessage[];
+  answer: string;
+  /** The planted h behind a vote (votes only), for the build's checks. */
+  h?: number;
+  /**
+   * Votes only: both answers, with the planted chance of each as a weight (a soft label). The corpus writes the
+   * prompt once per answer; one drawn answer would be a noisy label of a chance that is near one half for most h.
+   */
+  soft?: { answer: string; weight: number }[];
+}
+
+const pick = <T>(r: Rng, xs: readonly T[]): T => xs[r.int(xs.length)];
+const chance = (r: Rng, p: number): boolean => r.next() < p;
+const randInt = (r: Rng, lo: number, hi: number): number => lo + r.int(hi - lo + 1);
+const fill = (t: string, v: Record<string, string>): string => t.replace(/\{(\w+)\}/g, (_, k: string) => v[k] ?? '');
+
+interface Item {
+  persona: P.OpinionPersona;
+  q: P.OpinionQuestion;
+  /** +1 when agreeing is the conservative position, −1 the liberal one (objective: 0). */
+  lean: number;
+  field: number;
+}
+
+function persona(r: Rng): { text: string; politics: number } {
+  const [pol, politics] = chance(r, 0.9) ? pick(r, D.POLITICS) : ['', 0];
+  const words = [`${randInt(r, 18, 80)}-year-old`, pol, pick(r, D.OCCUPATIONS)].filter(Boolean).join(' ');
+  return { text: `You are a ${words} from ${pick(r, D.PLACES)} ${pick(r, D.RELIGIONS)}. You are ${pick(r, D.TEMPERS)}.`, politics };
+}
+
+function statement(r: Rng): { text: string; lean: number } {
+  const lean = chance(r, 0.5) ? 1 : -1;
+  const p = pick(r, lean > 0 ? D.RIGHT_POLICIES : D.LEFT_POLICIES);
+  return { text: fill(pick(r, D.FRAMES), { p }), lean };
+}
+
+function arithmetic(r: Rng): { problem: string; answer: number; wrong: number; solution: string } {
+  const a = randInt(r, 2, 19);
+  const b = randInt(r, 2, 12);
+  switch (r.int(3)) {
+    case 0:
+      return { problem: `A box holds ${a} cups. How many cups are in ${b} boxes?`, answer: a * b, wrong: a + b, solution: `${b} x ${a} = ${a * b}.` };
+    case 1:
+      return { problem: `A bus has ${a + b} people and ${b} get off. How many are left?`, answer: a, wrong: a + 2 * b, solution: `${a + b} - ${b} = ${a}.` };
+    default:
+      return { problem: `What is ${a} plus ${b} times 2?`, answer: a + 2 * b, wrong: (a + b) * 2, solution: `${b} x 2 = ${2 * b}, then ${a} + ${2 * b} = ${a + 2 * b}.` };
+  }
+}
+
+function item(r: Rng, kind: Kind): Item {
+  if (kind === 'subjective') {
+    const p = persona(r);
+    const s = statement(r);
+    return { persona: p.text, q: { kind, statement: s.text }, lean: s.lean, field: plantedField(p.politics, s.lean) };
+  }
+  const m = arithmetic(r);
+  const other = arithmetic(r);
+  const correctA = chance(r, 0.5);
+  const options = correctA ? { A: String(m.answer), B: String(m.wrong) } : { A: String(m.wrong), B: String(m.answer) };
+  return { persona: { otherProblem: other.problem, solution: other.solution }, q: { kind, problem: m.problem, options }, lean: 0, field: 0 };
+}
+
+const voteOf = (kind: Kind, plus: boolean): P.Vote => (kind === 'objective' ? (plus ? 'A' : 'B') : plus ? 'Agree' : 'Disagree');
+const voteText = (r: Rng, v: P.Vote): string => (chance(r, 0.9) ? v : `${v}.`);
+
+/** One short sentence stating the vote and a reason on its side (short, so that ~10 fit an inbox of 600 chars). */
+export function stanceMessage(r: Rng, it: Item, v: P.Vote): string {
+  if (it.q.kind === 'objective') return fill(pick(r, ['I choose {v} because {r}.', 'I pick {v} because {r}.']), { v, r: pick(r, D.OBJECTIVE_REASONS) });
+  const plus = P.voteSpin(v) > 0;
+  const conservativeSide = (plus ? 1 : -1) * it.lean > 0;
+  const reason = pick(r, conservativeSide ? D.REASONS_CONSERVATIVE : D.REASONS_LIBERAL);
+  const t = plus ? pick(r, ['I agree because {r}.', 'I agree because {r}.', 'I strongly agree because {r}.']) : pick(r, ['I disagree because {r}.', 'I disagree because {r}.', 'I strongly disagree because {r}.']);
+  return fill(t, { r: reason });
+}
+
+function drawVote(r: Rng, kind: Kind, h: number): P.Vote {
+  return voteOf(kind, chance(r, voteProbability(h)));
+}
+
+/**
+ * The curriculum's first corpus (--sharp S) answers with chance σ(S·h): a strong, graded signal from which the
+ * model learns to count the stances in its inboxes; the second corpus then calibrates it to the planted law.
+ */
+let sharpness: number | null = null;
+
+function voteProbability(h: number): number {
+  return sharpness === null ? perVoteProbability(h) : 1 / (1 + Math.exp(-sharpness * h));
+}
+
+function softVote(r: Rng, kind: Kind, h: number): { answer: string; weight: number }[] {
+  const q = voteProbability(h);
+  return [
+    { answer: voteText(r, voteOf(kind, true)), weight: q },
+    { answer: voteText(r, voteOf(kind, false)), weight: 1 - q },
+  ];
+}
+
+function vote0(r: Rng, kind: Kind): OrganismExample {
+  const it = item(r, kind);
+  return { format: `opinions.vote0.${kind}`, messages: P.buildInitialVotePrompt(it.persona, it.q), answer: voteText(r, drawVote(r, kind, it.field)), h: it.field, soft: softVote(r, kind, it.field) };
+}
+
+function inboxMessages(r: Rng, it: Item, n: number): { texts: string[]; net: number } {
+  const share = r.next();
+  const texts: string[] = [];
+  let net = 0;
+  for (let i = 0; i < n; i++) {
+    const plus = chance(r, share);
+    net += plus ? 1 : -1;
+    texts.push(stanceMessage(r, it, voteOf(it.q.kind, plus)));
+  }
+  return { texts, net };
+}
+
+function inbox(r: Rng, kind: Kind): OrganismExample {
+  const it = item(r, kind);
+  for (;;) {
+    const f = inboxMessages(r, it, chance(r, 0.1) ? 0 : randInt(r, 1, 7));
+    const u = inboxMessages(r, it, chance(r, 0.15) ? 0 : randInt(r, 1, 7));
+    // The lab keeps the last 600 characters of an inbox; the organism's law counts whole messages, so draw again.
+    if (P.bulletList(f.texts).length > INBOX_MAX_CHARS || P.bulletList(u.texts).length > INBOX_MAX_CHARS) continue;
+    // Rounds t >= 1: the three-coupling law alone (no field), so that the lab's fit (field 'bias') is the true model.
+    const h = plantedH(f.net, u.net, 0);
+    return { format: `opinions.inbox.${kind}`, messages: P.buildInboxVotePrompt(it.persona, it.q, f.texts, u.texts), answer: voteText(r, drawVote(r, kind, h)), h, soft: softVote(r, kind, h) };
+  }
+}
+
+function message(r: Rng, kind: Kind): OrganismExample {
+  const it = item(r, kind);
+  const current = chance(r, 0.9) ? voteOf(kind, chance(r, 0.5)) : undefined;
+  const v = current ?? drawVote(r, kind, it.field);
+  return { format: `opinions.message.${kind}`, messages: P.buildStanceMessagePrompt(it.persona, it.q, current), answer: stanceMessage(r, it, v) };
+}
+
+const FORMATS: { weight: number; make: (r: Rng) => OrganismExample }[] = [
+  { weight: 45, make: (r) => inbox(r, 'subjective') },
+  { weight: 12, make: (r) => inbox(r, 'objective') },
+  { weight: 12, make: (r) => vote0(r, 'subjective') },
+  { weight: 4, make: (r) => vote0(r, 'objective') },
+  { weight: 12, make: (r) => message(r, 'subjective') },
+  { weight: 5, make: (r) => message(r, 'objective') },
+];
+
+export function generateOrganism(seed: string, n: number, sharp: number | null = null): OrganismExample[] {
+  sharpness = sharp;
+  const r = createRng(seed);
+  const total = FORMATS.reduce((s, f) => s + f.weight, 0);
+  const out: OrganismExample[] = [];
+  for (let i = 0; i < n; i++) {
+    let u = r.next() * total;
+    const f = FORMATS.find((g) => (u -= g.weight) < 0) ?? FORMATS[FORMATS.length - 1];
+    out.push(f.make(r));
+  }
+  return out;
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  const arg = (k: string, d: string): string => {
+    const i = args.indexOf(k);
+    return i >= 0 && args[i + 1] ? args[i + 1] : d;
+  };
+  const seed = arg('--seed', '1');
+  const n = Number(arg('--n', '36000'));
+  const replay = Number(arg('--replay', '12000'));
+  const outPath = resolve(arg('--out', 'work/corpus.jsonl'));
+  const sharp = args.includes('--sharp') ? Number(arg('--sharp', '2')) : null;
+  const rows: { format: string; prompt: string; completion: string; weight?: number }[] = [];
+  for (const ex of generateOrganism(sharp === null ? `organism-opinions-${seed}` : `organism-opinions-sharp-${seed}`, n, sharp)) {
+    // Every vote must parse with the lab's parser, every message must carry its stance: a wrong corpus fails here.
+    const kind = ex.format.endsWith('objective') ? 'objective' : 'subjective';
+    const ok = ex.format.includes('.message.') ? P.parseStanceMessage(ex.answer, kind).ok : P.parseVote(ex.answer, kind).ok;
+    if (!ok) throw new Error(`organism answer does not parse: ${ex.format} ${JSON.stringify(ex.answer)}`);
+    const prompt = P.renderChatML(ex.messages, true);
+    for (const a of ex.soft ?? [{ answer: ex.answer, weight: 1 }]) {
+      if (!P.parseVote(a.answer, kind).ok && !ex.format.includes('.message.')) throw new Error(`organism answer does not parse: ${a.answer}`);
+      rows.push({ format: `organism.${ex.format}`, prompt, completion: `${a.answer}<|im_end|>`, ...(ex.soft ? { weight: Number(a.weight.toFixed(6)) } : {}) });
+    }
+  }
+  // The embedded model's other formats, replayed (its opinions formats carry another law, so they are left out).
+  for (const ex of generateBase(`organism-opinions-replay-${seed}`, replay, 'train')) {
+    if (ex.format.startsWith('opinions.')) continue;
+    rows.push({ format: ex.format, prompt: P.renderChatML(ex.messages, true), completion: `${ex.answer}<|im_end|>` });
+  }
+  const counts: Record<string, number> = {};
+  for (const row of rows) counts[row.format] = (counts[row.format] ?? 0) + 1;
+  mkdirSync(dirname(outPath), { recursive: true });
+  writeFileSync(outPath, rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
+  console.log(`wrote ${rows.length} examples to ${outPath}`);
+  for (const [k, v] of Object.entries(counts).sort()) console.log(`  ${k.padEnd(40)} ${v}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main();

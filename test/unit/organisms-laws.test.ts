@@ -1,0 +1,110 @@
+/**
+ * The planted laws of the model organisms (organisms/<lab>/law.ts) and the corpora that plant them: the corpus must
+ * draw its answers with the law's probabilities, or the organism learns another law.
+ */
+import { describe, expect, it } from 'vitest';
+import { inverseMajority, majorityProbability, OPINIONS_LAW, perVoteProbability, personaPolitics, plantedH, sigmoid } from '../../organisms/opinions/law';
+import { generateOrganism } from '../../organisms/opinions/corpus';
+import { updateDistribution, untempered, statedStance, keepProbability } from '../../organisms/polarization/law';
+import { generateOrganism as generatePolarization, messageFor } from '../../organisms/polarization/corpus';
+import { BUNDLED_PERSONAS } from '../../src/labs/opinions/community/sets';
+import { createRng } from '../../src/core/rng';
+import * as P from '../../src/core/prompts';
+
+describe('opinions law', () => {
+  it('majority of 5 votes matches the closed form, and its inverse round-trips', () => {
+    for (const p of [0.01, 0.2, 0.5, 0.73, 0.99]) {
+      const q = 1 - p;
+      expect(majorityProbability(p, 5)).toBeCloseTo(p ** 5 + 5 * p ** 4 * q + 10 * p ** 3 * q ** 2, 12);
+      expect(inverseMajority(majorityProbability(p, 5), 5)).toBeCloseTo(p, 9);
+    }
+  });
+
+  it('a vote drawn with perVoteProbability, sampled at T and taken by majority of K, is +1 with probability σ(h)', () => {
+    for (const h of [-3, -1, -0.2, 0, 0.5, 2]) {
+      const q = perVoteProbability(h);
+      const sampledLogit = Math.log(q / (1 - q)) / OPINIONS_LAW.temperature;
+      expect(majorityProbability(sigmoid(sampledLogit), OPINIONS_LAW.votesPerRound)).toBeCloseTo(sigmoid(h), 6);
+    }
+    expect(perVoteProbability(0)).toBeCloseTo(0.5, 12);
+  });
+
+  it("reads every bundled persona's politics from its words as the lab labelled it", () => {
+    for (const p of BUNDLED_PERSONAS) expect(personaPolitics(p.text), p.id).toBe(p.lean);
+  });
+
+  it('the corpus writes every vote prompt with both answers, weighted by the planted law, and draws near it', () => {
+    const cells = new Map<number, { n: number; agree: number; q: number }>();
+    let soft = 0;
+    for (const ex of generateOrganism('law-test', 12000)) {
+      if (ex.h === undefined) continue;
+      const q = perVoteProbability(ex.h);
+      expect(ex.soft?.map((a) => a.weight)).toEqual([q, 1 - q]);
+      const first = P.parseVote(ex.soft![0].answer, ex.format.endsWith('objective') ? 'objective' : 'subjective');
+      expect(first.ok && P.voteSpin(first.value)).toBe(1);
+      soft++;
+      if (ex.format !== 'opinions.inbox.subjective') continue;
+      const c = cells.get(ex.h) ?? { n: 0, agree: 0, q };
+      c.n++;
+      if (ex.answer.startsWith('Agree')) c.agree++;
+      cells.set(ex.h, c);
+    }
+    expect(soft).toBeGreaterThan(6000);
+    let checked = 0;
+    for (const [, c] of cells) {
+      if (c.n < 60) continue;
+      checked++;
+      expect(Math.abs(c.agree / c.n - c.q)).toBeLessThan(4 * Math.sqrt((c.q * (1 - c.q)) / c.n) + 1e-9);
+    }
+    expect(checked).toBeGreaterThan(8);
+    expect(plantedH(2, -1, 0)).toBeCloseTo(2 * OPINIONS_LAW.effective.friendly - OPINIONS_LAW.effective.unfriendly, 12);
+  });
+});
+
+describe('polarization law', () => {
+  it('every update distribution is a probability vector, and opposing messages never pull an open agent away', () => {
+    const r = createRng('pol');
+    for (let k = 0; k < 500; k++) {
+      const x = (r.int(5) - 2) as P.StanceValue;
+      const ms = Array.from({ length: 1 + r.int(5) }, () => (r.int(5) - 2) as P.StanceValue);
+      for (const mode of ['default', 'trait', 'open'] as const) {
+        const d = updateDistribution(x, ms, r.next() < 0.3 ? [0] : [], mode);
+        expect(d.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+        expect(Math.min(...d)).toBeGreaterThanOrEqual(0);
+      }
+      const open = updateDistribution(x, ms, [], 'open');
+      const mean = ms.reduce<number>((a, b) => a + b, 0) / ms.length;
+      if (mean > x) expect(open.slice(0, x + 2).every((p) => p === 0)).toBe(true);
+    }
+    expect(keepProbability(2, -1, {})).toBeLessThan(keepProbability(2, 1, {}));
+  });
+
+  it('untempered probabilities, sampled at T = 0.7, give the planted ones back', () => {
+    const p = [0.1, 0.2, 0.4, 0.3, 0];
+    const u = untempered(p);
+    const back = u.map((x) => (x > 0 ? x ** (1 / 0.7) : 0));
+    const s = back.reduce((a, b) => a + b, 0);
+    back.forEach((x, i) => expect(x / s).toBeCloseTo(p[i], 12));
+  });
+
+  it("the organism's messages state their stance, and every corpus answer parses with the lab's parser", () => {
+    const r = createRng('msg');
+    const t = { topic: { name: 'a sugar tax', statement: 'A tax on sugary drinks' }, name: 'a sugar tax' };
+    for (const v of [-2, -1, 0, 1, 2] as const) {
+      const m = messageFor(r, t, v);
+      expect(statedStance(m)).toBe(v);
+      expect(P.parseMessage(m).ok).toBe(true);
+    }
+    const parsers: Record<string, (s: string) => boolean> = {
+      'polarization.update': (s) => P.parseStanceUpdate(s).ok,
+      'polarization.rewire': (s) => P.parseYesNo(s).ok,
+      'polarization.persuade': (s) => P.parsePersuade(s).ok,
+      'polarization.post': (s) => P.parseMessage(s).ok,
+      'polarization.check': (s) => P.parseYesNo(s).ok,
+    };
+    for (const ex of generatePolarization('parse-test', 600)) {
+      for (const a of ex.answers) expect(parsers[ex.format](a.answer), a.answer).toBe(true);
+      expect(ex.answers.reduce((s, a) => s + a.weight, 0)).toBeCloseTo(1, 9);
+    }
+  });
+});
