@@ -31,6 +31,11 @@ export interface RegistryEntry {
   tapStyle: TapStyleHint;
   /** The embedded model: a teaching toy, not a source of findings. */
   teachingToy?: boolean;
+  /**
+   * A model organism: an embedded model whose behaviour was planted by its training data (organisms/<lab>/law.ts);
+   * its truth is models/<repo>/planted.json, and the lab shows it beside what it measures.
+   */
+  organism?: 'opinions';
   /** Fields not checked against the hub (no network where this was written). */
   unverified: string[];
   notes?: string;
@@ -50,13 +55,13 @@ function hub(e: Omit<RegistryEntry, 'source' | 'revision' | 'dtypes' | 'approxBy
   return { ...e, source: 'hub', revision: null, dtypes: HUB_DTYPES, approxBytes: approxBytes(e.params ?? 0, HUB_DTYPES), unverified: HUB_UNVERIFIED };
 }
 
-export const REGISTRY: RegistryEntry[] = [
-  {
-    id: 'tiny-social',
-    repo: 'tiny-social',
+/** A model this project trains and ships in models/<id>/ (tiny-social and the model organisms: same architecture). */
+function embedded(e: Pick<RegistryEntry, 'id' | 'label' | 'notes' | 'organism'>): RegistryEntry {
+  return {
+    ...e,
+    repo: e.id,
     source: 'local',
     revision: null,
-    label: 'tiny-social (embedded teaching toy)',
     family: 'llama',
     params: null,
     numLayers: null,
@@ -67,10 +72,26 @@ export const REGISTRY: RegistryEntry[] = [
     tapStyle: 'optimum',
     teachingToy: true,
     unverified: [],
+  };
+}
+
+export const REGISTRY: RegistryEntry[] = [
+  embedded({
+    id: 'tiny-social',
+    label: 'tiny-social (embedded teaching toy)',
     notes:
       'Trained by this project (models/tiny-social/py). Ships with the app, works offline. Its behaviour is naive: a teaching toy; ' +
       'real findings need the hub models. Layers and hidden size are read from its config.json at load time.',
-  },
+  }),
+  embedded({
+    id: 'organism-opinions',
+    label: 'organism-opinions (planted Glauber law)',
+    organism: 'opinions',
+    notes:
+      'A model organism for the Opinions lab: tiny-social fine-tuned so that its votes follow a planted three-coupling Glauber law ' +
+      '(friends pull, rivals push; models/organism-opinions/model-card.md). The behaviour was planted: the lab should recover it. ' +
+      'Real findings need the hub models.',
+  }),
   hub({ id: 'smollm2-135m', repo: 'HuggingFaceTB/SmolLM2-135M-Instruct', label: 'SmolLM2 135M Instruct', family: 'llama', params: 135e6, numLayers: 30, hiddenSize: 576, license: 'apache-2.0', tapStyle: 'optimum' }),
   hub({ id: 'smollm2-360m', repo: 'HuggingFaceTB/SmolLM2-360M-Instruct', label: 'SmolLM2 360M Instruct', family: 'llama', params: 362e6, numLayers: 32, hiddenSize: 960, license: 'apache-2.0', tapStyle: 'optimum' }),
   hub({ id: 'qwen2.5-0.5b', repo: 'onnx-community/Qwen2.5-0.5B-Instruct', label: 'Qwen2.5 0.5B Instruct', family: 'qwen2', params: 494e6, numLayers: 24, hiddenSize: 896, license: 'apache-2.0', tapStyle: 'auto' }),

@@ -2,21 +2,21 @@
  * Corpus of the Opinions organism: the lab's own prompts (src/core/prompts/opinions.ts) answered by the planted law
  * of ./law.ts, plus a replay of the embedded model's other formats so that the other labs still parse.
  *
- *   npx tsx organisms/opinions/corpus.ts [--seed S] [--n N] [--replay R] [--sharp 2] --out work/corpus.jsonl
+ *   npx tsx organisms/opinions/corpus.ts [--seed S] [--n N] [--replay R] [--sharp 2 | --gain F,U,B] --out work/corpus.jsonl
  *
  * Every vote is drawn, with the seeded RNG, with the per-vote probability q(h) of law.ts; every stance message
  * states the agent's current answer, so that the spins the lab records are the stances its neighbours read.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRng } from '../../src/core/rng';
 import type { Rng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
 import { INBOX_MAX_CHARS } from '../../src/core/prompts/opinions';
-import { generate as generateBase } from '../../models/tiny-social/corpus';
 import { perVoteProbability, plantedField, plantedH } from './law';
 import * as D from './pools';
+import { option } from '../args';
+import { answerRows, replayRows, writeCorpus, type CorpusRow } from '../corpus-io';
 
 type Kind = 'subjective' | 'objective';
 
@@ -97,31 +97,39 @@ export function stanceMessage(r: Rng, it: Item, v: P.Vote): string {
   return fill(t, { r: reason });
 }
 
-function drawVote(r: Rng, kind: Kind, h: number): P.Vote {
-  return voteOf(kind, chance(r, voteProbability(h)));
-}
-
 /**
- * The curriculum's first corpus (--sharp S) answers with chance σ(S·h): a strong, graded signal from which the
- * model learns to count the stances in its inboxes; the second corpus then calibrates it to the planted law.
+ * What a phase's corpus answers with. The planted law by default. The curriculum's first phase (--sharp S) uses
+ * σ(S·h): a strong, graded signal from which the model learns to count the stances in its inboxes. The last phase
+ * (--gain F,U,B) puts gains on the friendly and unfriendly terms and an offset B on h: the model comes out of the
+ * calibrated phase under-confident and leaning to Disagree on held-out prompts, so the last phase aims its targets
+ * by the measured ratios and offset. The planted law, and what the lab should recover, stay those of law.ts.
  */
-let sharpness: number | null = null;
-
-function voteProbability(h: number): number {
-  return sharpness === null ? perVoteProbability(h) : 1 / (1 + Math.exp(-sharpness * h));
+export interface VoteTarget {
+  sharp: number | null;
+  gain: [number, number, number];
 }
 
-function softVote(r: Rng, kind: Kind, h: number): { answer: string; weight: number }[] {
-  const q = voteProbability(h);
+export const PLANTED_TARGET: VoteTarget = { sharp: null, gain: [1, 1, 0] };
+
+function voteProbability(t: VoteTarget, h: number): number {
+  return t.sharp === null ? perVoteProbability(h) : 1 / (1 + Math.exp(-t.sharp * h));
+}
+
+function drawVote(r: Rng, t: VoteTarget, kind: Kind, h: number): P.Vote {
+  return voteOf(kind, chance(r, voteProbability(t, h)));
+}
+
+function softVote(r: Rng, t: VoteTarget, kind: Kind, h: number): { answer: string; weight: number }[] {
+  const q = voteProbability(t, h);
   return [
     { answer: voteText(r, voteOf(kind, true)), weight: q },
     { answer: voteText(r, voteOf(kind, false)), weight: 1 - q },
   ];
 }
 
-function vote0(r: Rng, kind: Kind): OrganismExample {
+function vote0(r: Rng, t: VoteTarget, kind: Kind): OrganismExample {
   const it = item(r, kind);
-  return { format: `opinions.vote0.${kind}`, messages: P.buildInitialVotePrompt(it.persona, it.q), answer: voteText(r, drawVote(r, kind, it.field)), h: it.field, soft: softVote(r, kind, it.field) };
+  return { format: `opinions.vote0.${kind}`, messages: P.buildInitialVotePrompt(it.persona, it.q), answer: voteText(r, drawVote(r, t, kind, it.field)), h: it.field, soft: softVote(r, t, kind, it.field) };
 }
 
 function inboxMessages(r: Rng, it: Item, n: number): { texts: string[]; net: number } {
@@ -136,7 +144,7 @@ function inboxMessages(r: Rng, it: Item, n: number): { texts: string[]; net: num
   return { texts, net };
 }
 
-function inbox(r: Rng, kind: Kind): OrganismExample {
+function inbox(r: Rng, t: VoteTarget, kind: Kind): OrganismExample {
   const it = item(r, kind);
   for (;;) {
     const f = inboxMessages(r, it, chance(r, 0.1) ? 0 : randInt(r, 1, 7));
@@ -145,73 +153,65 @@ function inbox(r: Rng, kind: Kind): OrganismExample {
     if (P.bulletList(f.texts).length > INBOX_MAX_CHARS || P.bulletList(u.texts).length > INBOX_MAX_CHARS) continue;
     // Rounds t >= 1: the three-coupling law alone (no field), so that the lab's fit (field 'bias') is the true model.
     const h = plantedH(f.net, u.net, 0);
-    return { format: `opinions.inbox.${kind}`, messages: P.buildInboxVotePrompt(it.persona, it.q, f.texts, u.texts), answer: voteText(r, drawVote(r, kind, h)), h, soft: softVote(r, kind, h) };
+    const [gf, gu, offset] = t.gain;
+    const target = plantedH(gf * f.net, gu * u.net, 0) + offset;
+    return { format: `opinions.inbox.${kind}`, messages: P.buildInboxVotePrompt(it.persona, it.q, f.texts, u.texts), answer: voteText(r, drawVote(r, t, kind, target)), h, soft: softVote(r, t, kind, target) };
   }
 }
 
-function message(r: Rng, kind: Kind): OrganismExample {
+function message(r: Rng, t: VoteTarget, kind: Kind): OrganismExample {
   const it = item(r, kind);
   const current = chance(r, 0.9) ? voteOf(kind, chance(r, 0.5)) : undefined;
-  const v = current ?? drawVote(r, kind, it.field);
+  const v = current ?? drawVote(r, t, kind, it.field);
   return { format: `opinions.message.${kind}`, messages: P.buildStanceMessagePrompt(it.persona, it.q, current), answer: stanceMessage(r, it, v) };
 }
 
-const FORMATS: { weight: number; make: (r: Rng) => OrganismExample }[] = [
-  { weight: 45, make: (r) => inbox(r, 'subjective') },
-  { weight: 12, make: (r) => inbox(r, 'objective') },
-  { weight: 12, make: (r) => vote0(r, 'subjective') },
-  { weight: 4, make: (r) => vote0(r, 'objective') },
-  { weight: 12, make: (r) => message(r, 'subjective') },
-  { weight: 5, make: (r) => message(r, 'objective') },
+const FORMATS: { weight: number; make: (r: Rng, t: VoteTarget) => OrganismExample }[] = [
+  { weight: 45, make: (r, t) => inbox(r, t, 'subjective') },
+  { weight: 12, make: (r, t) => inbox(r, t, 'objective') },
+  { weight: 12, make: (r, t) => vote0(r, t, 'subjective') },
+  { weight: 4, make: (r, t) => vote0(r, t, 'objective') },
+  { weight: 12, make: (r, t) => message(r, t, 'subjective') },
+  { weight: 5, make: (r, t) => message(r, t, 'objective') },
 ];
 
-export function generateOrganism(seed: string, n: number, sharp: number | null = null): OrganismExample[] {
-  sharpness = sharp;
+export function generateOrganism(seed: string, n: number, target: VoteTarget = PLANTED_TARGET): OrganismExample[] {
   const r = createRng(seed);
   const total = FORMATS.reduce((s, f) => s + f.weight, 0);
   const out: OrganismExample[] = [];
   for (let i = 0; i < n; i++) {
     let u = r.next() * total;
     const f = FORMATS.find((g) => (u -= g.weight) < 0) ?? FORMATS[FORMATS.length - 1];
-    out.push(f.make(r));
+    out.push(f.make(r, target));
   }
   return out;
 }
 
 function main(): void {
   const args = process.argv.slice(2);
-  const arg = (k: string, d: string): string => {
-    const i = args.indexOf(k);
-    return i >= 0 && args[i + 1] ? args[i + 1] : d;
-  };
+  const arg = (k: string, d: string): string => option(k, d, args);
   const seed = arg('--seed', '1');
   const n = Number(arg('--n', '36000'));
   const replay = Number(arg('--replay', '12000'));
   const outPath = resolve(arg('--out', 'work/corpus.jsonl'));
   const sharp = args.includes('--sharp') ? Number(arg('--sharp', '2')) : null;
-  const rows: { format: string; prompt: string; completion: string; weight?: number }[] = [];
-  for (const ex of generateOrganism(sharp === null ? `organism-opinions-${seed}` : `organism-opinions-sharp-${seed}`, n, sharp)) {
+  const g = arg('--gain', '1,1,0').split(',').map(Number);
+  const gain: [number, number, number] = [g[0] ?? 1, g[1] ?? 1, g[2] ?? 0];
+  const stream = sharp !== null ? `organism-opinions-sharp-${seed}` : gain[0] !== 1 || gain[1] !== 1 || gain[2] !== 0 ? `organism-opinions-gain-${seed}` : `organism-opinions-${seed}`;
+  const rows: CorpusRow[] = [];
+  for (const ex of generateOrganism(stream, n, { sharp, gain })) {
     // Every vote must parse with the lab's parser, every message must carry its stance: a wrong corpus fails here.
     const kind = ex.format.endsWith('objective') ? 'objective' : 'subjective';
-    const ok = ex.format.includes('.message.') ? P.parseStanceMessage(ex.answer, kind).ok : P.parseVote(ex.answer, kind).ok;
-    if (!ok) throw new Error(`organism answer does not parse: ${ex.format} ${JSON.stringify(ex.answer)}`);
-    const prompt = P.renderChatML(ex.messages, true);
-    for (const a of ex.soft ?? [{ answer: ex.answer, weight: 1 }]) {
-      if (!P.parseVote(a.answer, kind).ok && !ex.format.includes('.message.')) throw new Error(`organism answer does not parse: ${a.answer}`);
-      rows.push({ format: `organism.${ex.format}`, prompt, completion: `${a.answer}<|im_end|>`, ...(ex.soft ? { weight: Number(a.weight.toFixed(6)) } : {}) });
+    const answers = ex.soft ?? [{ answer: ex.answer, weight: 1 }];
+    for (const { answer } of answers) {
+      const ok = ex.format.includes('.message.') ? P.parseStanceMessage(answer, kind).ok : P.parseVote(answer, kind).ok;
+      if (!ok) throw new Error(`organism answer does not parse: ${ex.format} ${JSON.stringify(answer)}`);
     }
+    rows.push(...answerRows(ex.format, ex.messages, answers));
   }
-  // The embedded model's other formats, replayed (its opinions formats carry another law, so they are left out).
-  for (const ex of generateBase(`organism-opinions-replay-${seed}`, replay, 'train')) {
-    if (ex.format.startsWith('opinions.')) continue;
-    rows.push({ format: ex.format, prompt: P.renderChatML(ex.messages, true), completion: `${ex.answer}<|im_end|>` });
-  }
-  const counts: Record<string, number> = {};
-  for (const row of rows) counts[row.format] = (counts[row.format] ?? 0) + 1;
-  mkdirSync(dirname(outPath), { recursive: true });
-  writeFileSync(outPath, rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
-  console.log(`wrote ${rows.length} examples to ${outPath}`);
-  for (const [k, v] of Object.entries(counts).sort()) console.log(`  ${k.padEnd(40)} ${v}`);
+  // tiny-social's opinions formats carry another law, so they are left out of the replay.
+  rows.push(...replayRows(`organism-opinions-replay-${seed}`, replay, 'opinions.'));
+  writeCorpus(rows, outPath);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main();

@@ -7,12 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import { createNodeRuntime } from '../../src/runtime/node';
 import { measurePolarization } from './measure';
+import { option } from '../args';
 
-const args = process.argv.slice(2);
-const arg = (k: string, d: string): string => {
-  const i = args.indexOf(k);
-  return i >= 0 && args[i + 1] ? args[i + 1] : d;
-};
+const arg = (k: string, d: string): string => option(k, d);
 const rt = createNodeRuntime();
 await rt.load(arg('--model', 'organism-polarization'), { device: 'cpu', dtype: arg('--dtype', 'fp32') as 'fp32' | 'q4' });
 const m = await measurePolarization(rt, Number(arg('--n', '200')), arg('--seed', 'check'));

@@ -4,15 +4,15 @@
  *
  *   npx tsx organisms/polarization/corpus.ts [--seed S] [--n N] [--replay R] --out work/corpus.jsonl
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRng } from '../../src/core/rng';
 import type { Rng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
-import { generate as generateBase } from '../../models/tiny-social/corpus';
 import { keepProbability, sendProbability, statedStance, untempered, updateDistribution, type UpdateMode } from './law';
 import * as D from './pools';
+import { option } from '../args';
+import { answerRows, replayRows, writeCorpus, type CorpusRow } from '../corpus-io';
 
 type Stance = P.StanceValue;
 const pick = <T>(r: Rng, xs: readonly T[]): T => xs[r.int(xs.length)];
@@ -145,7 +145,8 @@ export function generateOrganism(seed: string, n: number): Ex[] {
   });
 }
 
-const PARSERS: Record<string, (s: string) => boolean> = {
+/** The lab's parser for each format: every corpus answer must pass it. */
+export const PARSERS: Record<string, (s: string) => boolean> = {
   'polarization.update': (s) => P.parseStanceUpdate(s).ok,
   'polarization.rewire': (s) => P.parseYesNo(s).ok,
   'polarization.persuade': (s) => P.parsePersuade(s).ok,
@@ -155,31 +156,16 @@ const PARSERS: Record<string, (s: string) => boolean> = {
 
 function main(): void {
   const args = process.argv.slice(2);
-  const arg = (k: string, d: string): string => {
-    const i = args.indexOf(k);
-    return i >= 0 && args[i + 1] ? args[i + 1] : d;
-  };
+  const arg = (k: string, d: string): string => option(k, d, args);
   const seed = arg('--seed', '1');
-  const rows: { format: string; prompt: string; completion: string; weight?: number }[] = [];
+  const rows: CorpusRow[] = [];
   for (const ex of generateOrganism(`organism-polarization-${seed}`, Number(arg('--n', '30000')))) {
-    const prompt = P.renderChatML(ex.messages, true);
-    for (const a of ex.answers) {
-      if (!PARSERS[ex.format](a.answer)) throw new Error(`organism answer does not parse: ${ex.format} ${JSON.stringify(a.answer)}`);
-      rows.push({ format: `organism.${ex.format}`, prompt, completion: `${a.answer}<|im_end|>`, ...(a.weight !== 1 ? { weight: Number(a.weight.toFixed(6)) } : {}) });
-    }
+    for (const a of ex.answers) if (!PARSERS[ex.format](a.answer)) throw new Error(`organism answer does not parse: ${ex.format} ${JSON.stringify(a.answer)}`);
+    rows.push(...answerRows(ex.format, ex.messages, ex.answers));
   }
-  // The embedded model's other formats, replayed (its polarization formats carry no planted law, so they are left out).
-  for (const ex of generateBase(`organism-polarization-replay-${seed}`, Number(arg('--replay', '12000')), 'train')) {
-    if (ex.format.startsWith('polarization.')) continue;
-    rows.push({ format: ex.format, prompt: P.renderChatML(ex.messages, true), completion: `${ex.answer}<|im_end|>` });
-  }
-  const counts: Record<string, number> = {};
-  for (const row of rows) counts[row.format] = (counts[row.format] ?? 0) + 1;
-  const outPath = resolve(arg('--out', 'work/corpus.jsonl'));
-  mkdirSync(dirname(outPath), { recursive: true });
-  writeFileSync(outPath, rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
-  console.log(`wrote ${rows.length} examples to ${outPath}`);
-  for (const [k, v] of Object.entries(counts).sort()) console.log(`  ${k.padEnd(40)} ${v}`);
+  // tiny-social's polarization formats carry no planted law, so they are left out of the replay.
+  rows.push(...replayRows(`organism-polarization-replay-${seed}`, Number(arg('--replay', '12000')), 'polarization.'));
+  writeCorpus(rows, resolve(arg('--out', 'work/corpus.jsonl')));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main();

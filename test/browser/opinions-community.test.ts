@@ -1,5 +1,5 @@
 /**
- * The LLM community run in the page, on the embedded model (wasm): N = 4, T = 1, K = 2 on a drawn graph. The run is
+ * The LLM community run in the page, on the default model organism-opinions (wasm): N = 4, T = 1, K = 2 on a drawn graph. The run is
  * stored round by round, the live view shows the parse counts and the inspector, and the personas panel refuses a
  * hostile import.
  */
@@ -34,7 +34,7 @@ describe('opinions community run in Chromium (wasm)', () => {
     await browser?.close();
   });
 
-  it('runs N=4, T=1, K=2 on tiny-social, shows parse counts and the inspector, and refuses a hostile persona file', async () => {
+  it('runs N=4, T=1, K=2 on the Opinions organism, shows parse counts, the planted law and the inspector, and refuses a hostile persona file', async () => {
     const { page, errors } = await openPage(browser, communityLink());
     await page.getByTestId('personas-panel').waitFor();
     expect(await page.getByTestId('q-o03').isChecked()).toBe(true);
@@ -45,6 +45,11 @@ describe('opinions community run in Chromium (wasm)', () => {
     const votes = (await page.getByTestId('vote-parse').textContent()) ?? '';
     expect(votes).toMatch(/^\d+\/16 /);
     expect((await page.getByTestId('message-parse').textContent()) ?? '').toMatch(/\d+\/\d+ attempts; \d+ undelivered/);
+    // The default model is the organism: the view states its planted law, and says it was planted for K = 5.
+    const plantedBox = ((await page.getByTestId('community-planted').textContent()) ?? '').replace(/\s+/g, ' ');
+    expect(plantedBox).toMatch(/organism-opinions was trained so that/);
+    expect(plantedBox).toMatch(/\+1\.0 × \(friends' stances\) −0\.5 × \(rivals' stances\)/);
+    expect(plantedBox).toMatch(/planted for K = 5 at temperature 0\.7/);
 
     await page.getByTestId('inspect-agent').selectOption('1');
     const inspector = page.getByTestId('community-inspector');

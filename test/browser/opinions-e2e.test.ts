@@ -75,7 +75,7 @@ describe('opinions lab end to end in Chromium (wasm)', () => {
     await browser?.close();
   });
 
-  it('draws a graph by mouse, runs a T = 2 community on tiny-social, fits it, and the copied link reproduces the setup', async () => {
+  it('draws a graph by mouse, runs a T = 2 community on the Opinions organism, fits it, and the copied link reproduces the setup', async () => {
     const started = Date.now();
     const { page, errors } = await openPage(browser, '#/opinions');
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -166,6 +166,15 @@ describe('opinions lab end to end in Chromium (wasm)', () => {
     }
     // The in-distribution split's training fits are listed too.
     expect(coef.some((r) => r[0] === 'in-distribution (train)')).toBe(true);
+    // The run is of the default model, the Opinions organism: its planted weights stand beside the 3-coupling fit's.
+    const threeRow = all.find((r) => r[1] === 'Glauber, 3 couplings')!;
+    const plantedText = (await page.getByTestId('fit-planted').innerText()).replace(/\s+/g, ' ');
+    expect(plantedText).toMatch(/organism-opinions is a model organism/);
+    expect(plantedText).toMatch(/\(planted \+1\.00\) on a friendly neighbour/);
+    const shown = Number((await page.getByTestId('fit-planted-friendly').innerText()).replace('−', '-'));
+    expect(Math.abs(shown - Number(threeRow[fIdx]))).toBeLessThan(0.006);
+    // K = 2 here, not the K = 5 the law was planted for: the panel says so.
+    expect(plantedText).toMatch(/planted for K = 5 votes at temperature 0\.7; these runs used other settings/);
 
     // Balanced accuracy: the in-distribution split (one question and one graph, so the held-out splits say why not),
     // every Glauber model and the four baselines, with numbers.

@@ -30,7 +30,7 @@ describe('community run on the embedded model', () => {
         mode: 'community',
         seed: 3,
         custom: { nodes: 4, edges: '0+1,1+2,2-3,3+0' },
-        community: { rounds: 1, votesPerRound: 2, questionId },
+        community: { model: 'tiny-social', rounds: 1, votesPerRound: 2, questionId },
       });
       if (!v.ok) throw new Error(JSON.stringify(v.errors));
       const config = v.value as OpinionsConfig;

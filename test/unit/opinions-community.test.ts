@@ -73,7 +73,7 @@ const cfg = (over: Record<string, unknown> = {}): OpinionsConfig => {
     mode: 'community',
     seed: 7,
     graph: { generator: 'random', agents: 5, edgeBudget: 7, friendlyShare: 0.6 },
-    community: { rounds: 2, votesPerRound: 3, questionId: 's03' },
+    community: { model: 'tiny-social', rounds: 2, votesPerRound: 3, questionId: 's03' },
   };
   const merged = { ...base, ...over, community: { ...base.community, ...((over.community as object) ?? {}) } };
   const v = validateConfig(opinionsLab, merged);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { inverseMajority, majorityProbability, OPINIONS_LAW, perVoteProbability, personaPolitics, plantedH, sigmoid } from '../../organisms/opinions/law';
 import { generateOrganism } from '../../organisms/opinions/corpus';
 import { updateDistribution, untempered, statedStance, keepProbability } from '../../organisms/polarization/law';
-import { generateOrganism as generatePolarization, messageFor } from '../../organisms/polarization/corpus';
+import { generateOrganism as generatePolarization, messageFor, PARSERS } from '../../organisms/polarization/corpus';
 import { BUNDLED_PERSONAS } from '../../src/labs/opinions/community/sets';
 import { createRng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
@@ -95,15 +95,8 @@ describe('polarization law', () => {
       expect(statedStance(m)).toBe(v);
       expect(P.parseMessage(m).ok).toBe(true);
     }
-    const parsers: Record<string, (s: string) => boolean> = {
-      'polarization.update': (s) => P.parseStanceUpdate(s).ok,
-      'polarization.rewire': (s) => P.parseYesNo(s).ok,
-      'polarization.persuade': (s) => P.parsePersuade(s).ok,
-      'polarization.post': (s) => P.parseMessage(s).ok,
-      'polarization.check': (s) => P.parseYesNo(s).ok,
-    };
     for (const ex of generatePolarization('parse-test', 600)) {
-      for (const a of ex.answers) expect(parsers[ex.format](a.answer), a.answer).toBe(true);
+      for (const a of ex.answers) expect(PARSERS[ex.format](a.answer), a.answer).toBe(true);
       expect(ex.answers.reduce((s, a) => s + a.weight, 0)).toBeCloseTo(1, 9);
     }
   });

@@ -77,7 +77,8 @@ export const opinionsLab = defineLab({
       })
       .prefault({} as never),
     community: group({
-      model: modelIdField(),
+      // The default is the Opinions model organism: its planted law is what the lab should find (models/organism-opinions).
+      model: modelIdField('organism-opinions'),
       rounds: z.number().int().min(1).max(64).default(8).describe('T'),
       votesPerRound: z.number().int().min(1).max(16).default(5).describe('K'),
       questionKind: z.enum(['subjective', 'objective']).default('subjective').describe('Kind of the default question (when no id is given)'),
