@@ -171,8 +171,8 @@ describe('opinions lab end to end in Chromium (wasm)', () => {
     const plantedText = (await page.getByTestId('fit-planted').innerText()).replace(/\s+/g, ' ');
     expect(plantedText).toMatch(/organism-opinions is a model organism/);
     expect(plantedText).toMatch(/\(planted \+1\.00\) on a friendly neighbour/);
-    const shown = Number((await page.getByTestId('fit-planted-friendly').innerText()).replace('−', '-'));
-    expect(Math.abs(shown - Number(threeRow[fIdx]))).toBeLessThan(0.006);
+    const plantedFriendly = Number((await page.getByTestId('fit-planted-friendly').innerText()).replace('−', '-'));
+    expect(Math.abs(plantedFriendly - Number(threeRow[fIdx]))).toBeLessThan(0.006);
     // K = 2 here, not the K = 5 the law was planted for: the panel says so.
     expect(plantedText).toMatch(/planted for K = 5 votes at temperature 0\.7; these runs used other settings/);
 
