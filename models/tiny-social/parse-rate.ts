@@ -1,6 +1,7 @@
 /**
  * Parse-rate measurement for the embedded model tiny-social:
- *   npx tsx models/tiny-social/parse-rate.ts [--n 30] [--dtype fp32] [--seed 7]
+ *   npx tsx models/tiny-social/parse-rate.ts [--n 30] [--dtype fp32] [--seed 7] [--model tiny-social] [--doc docs/embedded-model.md]
+ * (--model organism-opinions --doc models/organism-opinions/model-card.md measures a model organism's formats)
  * Loads the committed model through @huggingface/transformers in Node (onnxruntime-node, CPU, local files only),
  * generates answers for fresh prompts built from the held-out pools (split "test", never used in training), with
  * sampling (temperature 0.7, seeded) and greedy, parses them with src/core/prompts and writes the table into
@@ -24,6 +25,8 @@ const N = Number(arg('--n', '30'));
 const dtype = arg('--dtype', 'fp32') as 'fp32' | 'q4';
 const seed = arg('--seed', '7');
 const only = arg('--only', '');
+const modelId = arg('--model', 'tiny-social');
+const docFile = arg('--doc', 'docs/embedded-model.md');
 
 const MAX_NEW: Record<string, number> = {
   'synchrony.turn': 60, 'synchrony.judge': 230, 'opinions.message.subjective': 50, 'opinions.message.objective': 50,
@@ -45,8 +48,8 @@ async function main(): Promise<void> {
   env.localModelPath = join(root, 'models') + '/';
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
-  const tok = await AutoTokenizer.from_pretrained('tiny-social');
-  const model = await AutoModelForCausalLM.from_pretrained('tiny-social', { dtype, device: 'cpu' });
+  const tok = await AutoTokenizer.from_pretrained(modelId);
+  const model = await AutoModelForCausalLM.from_pretrained(modelId, { dtype, device: 'cpu' });
   const rng = createRng(`parse-rate-${seed}`);
   // Seeded sampling for reproducible tables. transformers.js 4.x samples with its own generator (`random`, seeded
   // from OS entropy unless seeded), no longer with Math.random: seed both.
@@ -87,14 +90,14 @@ async function main(): Promise<void> {
   }
   const secs = (Date.now() - t0) / 1000;
   mkdirSync(join(here, 'work'), { recursive: true });
-  writeFileSync(join(here, `work/parse-rate-${dtype}.json`), JSON.stringify(raw, null, 1));
+  writeFileSync(join(here, `work/parse-rate-${modelId}-${dtype}.json`), JSON.stringify(raw, null, 1));
   const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' / ').slice(0, 110);
   const pct = (k: number, n: number): string => `${((100 * k) / n).toFixed(0)}%`;
   const totalS = rows.reduce((s, r) => s + r.sampled, 0);
   const totalG = rows.reduce((s, r) => s + r.greedy, 0);
   const totalN = rows.reduce((s, r) => s + r.n, 0);
   const table = [
-    `Measured with \`npx tsx models/tiny-social/parse-rate.ts --n ${N} --dtype ${dtype} --seed ${seed}\` (transformers.js, onnxruntime-node CPU, ${dtype}; ` +
+    `Measured with \`npx tsx models/tiny-social/parse-rate.ts --n ${N} --dtype ${dtype} --seed ${seed}${modelId === 'tiny-social' ? '' : ` --model ${modelId}`}\` (transformers.js, onnxruntime-node CPU, ${dtype}; ` +
       `held-out prompts; sampling at temperature 0.7 without top-k, seeded; ${secs.toFixed(0)} s).`,
     '',
     '| format | n | parsed (sampled) | parsed (greedy) | example (sampled) |',
@@ -102,7 +105,7 @@ async function main(): Promise<void> {
     ...rows.map((r) => `| ${r.format} | ${r.n} | ${pct(r.sampled, r.n)} | ${pct(r.greedy, r.n)} | ${esc(r.example)} |`),
     `| **all** | ${totalN} | ${pct(totalS, totalN)} | ${pct(totalG, totalN)} | |`,
   ].join('\n');
-  const docPath = join(root, 'docs/embedded-model.md');
+  const docPath = join(root, docFile);
   const start = `<!-- parse-rate:${dtype}:start -->`;
   const end = `<!-- parse-rate:${dtype}:end -->`;
   let doc = '';
