@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as P from '../src/core/prompts';
-import { generate as generateBase } from '../models/tiny-social/corpus';
+import { generate as generateBase, generateLetters } from '../models/tiny-social/corpus';
 
 /** One training row of train.py: ChatML prompt, completion, and (soft labels) the row's weight when it is not 1. */
 export interface CorpusRow {
@@ -18,11 +18,19 @@ export function answerRows(format: string, messages: P.ChatMessage[], answers: r
   return answers.map((a) => ({ format: `organism.${format}`, prompt, completion: `${a.answer}<|im_end|>`, ...(a.weight !== 1 ? { weight: Number(a.weight.toFixed(6)) } : {}) }));
 }
 
-/** tiny-social's other formats, replayed so that the other labs still parse; the organism's own lab is left out. */
-export function replayRows(seed: string, n: number, leaveOut: string): CorpusRow[] {
-  return generateBase(seed, n, 'train')
-    .filter((ex) => !ex.format.startsWith(leaveOut))
+/**
+ * tiny-social's other formats, replayed so that the other labs still parse; the organism's own lab is left out.
+ * `letters` adds tiny-social's letter-game examples (its phases 5-7) in place of the main corpus's older word and
+ * guess examples: organism-opinions was built without them, and its word and guess games fell to 3 % (model card).
+ */
+export function replayRows(seed: string, n: number, leaveOut: string, letters = 0): CorpusRow[] {
+  const letterGame = letters > 0;
+  const rows = generateBase(seed, n, 'train')
+    .filter((ex) => !ex.format.startsWith(leaveOut) && !(letterGame && (ex.format === 'similarity.word' || ex.format === 'similarity.guess')))
     .map((ex) => ({ format: ex.format, prompt: P.renderChatML(ex.messages, true), completion: `${ex.answer}<|im_end|>` }));
+  for (const ex of letterGame ? generateLetters(`letters-${seed}`, letters) : [])
+    rows.push({ format: ex.format, prompt: P.renderChatML(ex.messages, true), completion: `${ex.answer}<|im_end|>` });
+  return rows;
 }
 
 export function writeCorpus(rows: readonly CorpusRow[], outPath: string): void {

@@ -164,7 +164,7 @@ function main(): void {
     rows.push(...answerRows(ex.format, ex.messages, ex.answers));
   }
   // tiny-social's polarization formats carry no planted law, so they are left out of the replay.
-  rows.push(...replayRows(`organism-polarization-replay-${seed}`, Number(arg('--replay', '12000')), 'polarization.'));
+  rows.push(...replayRows(`organism-polarization-replay-${seed}`, Number(arg('--replay', '12000')), 'polarization.', Number(arg('--letters', '3000'))));
   writeCorpus(rows, resolve(arg('--out', 'work/corpus.jsonl')));
 }
 
