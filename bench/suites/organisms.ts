@@ -8,9 +8,9 @@ import { asRunnerModel, RunnerModelSet } from '../../src/runtime/runner-models.t
 import { BUNDLED_STATEMENTS } from '../../src/labs/opinions/community/sets.ts';
 import { measureLaw } from '../../organisms/opinions/measure.ts';
 import { runRecovery } from '../../organisms/opinions/recovery.ts';
+import { signedNumber } from '../../src/components/format.ts';
 import type { BenchSuite } from '../run.ts';
 
-const f2 = (v: number) => (v >= 0 ? '+' : '−') + Math.abs(v).toFixed(2);
 const pct = (got: number, want: number) => `${((100 * (got - want)) / Math.abs(want)).toFixed(1)} %`;
 
 const suite: BenchSuite = {
@@ -24,7 +24,7 @@ const suite: BenchSuite = {
       const rt = createNodeRuntime();
       await rt.load('organism-opinions', { device: 'cpu', dtype });
       const m = await measureLaw(rt, 400, 'bench');
-      lines.push(`| ${dtype} | ${m.probes.length} | ${f2(m.recovered.friendly)} (${pct(m.recovered.friendly, m.planted.friendly)}) | ${f2(m.recovered.unfriendly)} (${pct(m.recovered.unfriendly, m.planted.unfriendly)}) | ${f2(m.recovered.field)} | ${m.rmse.toFixed(2)} |`);
+      lines.push(`| ${dtype} | ${m.probes.length} | ${signedNumber(m.recovered.friendly)} (${pct(m.recovered.friendly, m.planted.friendly)}) | ${signedNumber(m.recovered.unfriendly)} (${pct(m.recovered.unfriendly, m.planted.unfriendly)}) | ${signedNumber(m.recovered.field)} | ${m.rmse.toFixed(2)} |`);
       await rt.dispose();
     }
     const rt = createNodeRuntime();
@@ -37,8 +37,8 @@ const suite: BenchSuite = {
     lines.push('', '### Opinions organism: the whole lab, end to end', '');
     lines.push(`Community run (Node CPU fp32): N = 32 agents on a random signed graph with 96 edges, T = 8 rounds, K = 5 votes at temperature 0.7, the ${questions.length} bundled statements (one trajectory each, ${r.transitions.toLocaleString('en')} one-step transitions), ${r.seconds.toFixed(0)} s in all; the lab\'s fit (field: bias, split seed recovery-1, 25 % held out). ± is the standard error over ${r.se.blocks} disjoint blocks of trajectories.`, '');
     lines.push('| weight | planted | recovered (3 couplings) | error |', '|---|---|---|---|');
-    lines.push(`| friendly (β⁺+β₀) | ${f2(r.planted.friendly)} | ${f2(r.recovered.friendly)} ± ${r.se.friendly.toFixed(2)} | ${pct(r.recovered.friendly, r.planted.friendly)} |`);
-    lines.push(`| unfriendly (β₀−β⁻) | ${f2(r.planted.unfriendly)} | ${f2(r.recovered.unfriendly)} ± ${r.se.unfriendly.toFixed(2)} | ${pct(r.recovered.unfriendly, r.planted.unfriendly)} |`);
+    lines.push(`| friendly (β⁺+β₀) | ${signedNumber(r.planted.friendly)} | ${signedNumber(r.recovered.friendly)} ± ${r.se.friendly.toFixed(2)} | ${pct(r.recovered.friendly, r.planted.friendly)} |`);
+    lines.push(`| unfriendly (β₀−β⁻) | ${signedNumber(r.planted.unfriendly)} | ${signedNumber(r.recovered.unfriendly)} ± ${r.se.unfriendly.toFixed(2)} | ${pct(r.recovered.unfriendly, r.planted.unfriendly)} |`);
     lines.push('', '| model | one-step balanced accuracy, in-distribution (%) |', '|---|---|');
     for (const [name, v] of Object.entries(r.balanced)) lines.push(`| ${name} | ${v.toFixed(1)} |`);
     const three = r.balanced['Glauber, 3 couplings'] ?? NaN;

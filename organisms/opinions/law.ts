@@ -16,6 +16,8 @@
  * training data draws each vote with the probability q(h) for which "majority of K votes sampled at temperature T"
  * is +1 with probability σ(h). Other K or T give another (known) law: see perVoteProbability.
  */
+import { sigmoid } from '../../src/core/ising/simulate';
+
 
 /** The planted truth (also written to models/organism-opinions/planted.json by the build). */
 export const OPINIONS_LAW = {
@@ -25,7 +27,7 @@ export const OPINIONS_LAW = {
   temperature: 0.7,
 } as const;
 
-export const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+export { sigmoid };
 const logit = (p: number): number => Math.log(p / (1 - p));
 
 function binom(n: number, k: number): number {

@@ -7,6 +7,7 @@
  * least-squares fit of h_model on [1, friendly net, unfriendly net, field] recovers the planted weights (the field's weight should be 0 at t ≥ 1).
  */
 import { createRng } from '../../src/core/rng';
+import { ols } from '../../src/core/stats';
 import * as P from '../../src/core/prompts';
 import { BUNDLED_PERSONAS, BUNDLED_STATEMENTS } from '../../src/labs/opinions/community/sets';
 import { INBOX_MAX_CHARS } from '../../src/core/prompts/opinions';
@@ -38,30 +39,6 @@ export interface LawMeasurement {
 }
 
 const logit = (p: number): number => Math.log(p / (1 - p));
-
-function solveLinear(A: number[][], b: number[]): number[] {
-  const n = b.length;
-  const M = A.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
-    [M[c], M[p]] = [M[p], M[c]];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = M[r][c] / M[c][c];
-      for (let k = c; k <= n; k++) M[r][k] -= f * M[c][k];
-    }
-  }
-  return M.map((row, i) => row[n] / row[i]);
-}
-
-/** Ordinary least squares of y on the columns of X (each row [1, x1, x2, x3]). */
-export function leastSquares(X: number[][], y: number[]): number[] {
-  const k = X[0].length;
-  const XtX = Array.from({ length: k }, (_, i) => Array.from({ length: k }, (_, j) => X.reduce((s, r) => s + r[i] * r[j], 0)));
-  const Xty = Array.from({ length: k }, (_, i) => X.reduce((s, r, n) => s + r[i] * y[n], 0));
-  return solveLinear(XtX, Xty);
-}
 
 export interface LawPrompt {
   persona: string;
@@ -116,7 +93,7 @@ export async function measureLaw(model: Scorer, n: number, seed = 'measure'): Pr
   }
   // Implied h saturates where the majority is certain; clip at |h| = 6 so a few saturated probes do not dominate.
   const y = probes.map((p) => Math.max(-6, Math.min(6, p.modelH)));
-  const w = leastSquares(probes.map((p) => [1, p.friendlyNet, p.unfriendlyNet, p.field]), y);
+  const w = ols(y, [probes.map((p) => p.friendlyNet), probes.map((p) => p.unfriendlyNet), probes.map((p) => p.field)]).coef;
   const rmse = Math.sqrt(probes.reduce((s, p, i) => s + (y[i] - Math.max(-6, Math.min(6, p.plantedH))) ** 2, 0) / probes.length);
   return {
     probes,

@@ -112,12 +112,12 @@ def main():
     ema = None
     bi = len(batches)
     step = -1
-    # RESUME=1 continues an interrupted run from WORK_DIR/train_state.pt (saved every 200 steps): weights, optimizer,
+    # RESUME=1 continues an interrupted run from WORK_DIR/train_state_phase<PHASE>.pt (saved every 200 steps): weights, optimizer,
     # step, batch order and RNG state, so the resumed run takes exactly the steps the uninterrupted one would have.
     state_path = f"{work}/train_state_phase{os.environ.get('PHASE', '1')}.pt"
     if os.environ.get("RESUME", "0") == "1" and os.path.exists(state_path) and not auto:
         st = torch.load(state_path)
-        assert st["steps"] == steps and st["examples"] == len(data), "train_state.pt is from another run"
+        assert st["steps"] == steps and st["examples"] == len(data), f"{state_path} is from another run"
         model.load_state_dict(st["model"])
         opt.load_state_dict(st["opt"])
         step, bi, batches, ema, log = st["step"], st["bi"], st["batches"], st["ema"], st["log"]

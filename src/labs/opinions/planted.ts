@@ -8,6 +8,7 @@ import { validateConfig } from '../../core/config';
 import { opinionsLab } from './config';
 import type { OpinionsConfig } from './graph';
 import type { AgentRow } from './community-data';
+import { sigmoid } from '../../core/ising/simulate';
 
 export interface PlantedOpinions {
   model: string;
@@ -42,7 +43,7 @@ export interface CalibrationBin {
 }
 
 /** The planted h of one agent-round: the weights times the stances (as of the last round) of the messages it read. */
-function plantedH(p: PlantedOpinions, row: AgentRow, previous: ReadonlyMap<number, 1 | -1>): number {
+function rowH(p: PlantedOpinions, row: AgentRow, previous: ReadonlyMap<number, 1 | -1>): number {
   const sum = (xs: readonly number[]) => xs.reduce((s, j) => s + (previous.get(j) ?? 0), 0);
   return p.friendly * sum(row.friendlyFrom) + p.unfriendly * sum(row.unfriendlyFrom);
 }
@@ -69,10 +70,10 @@ export function plantedCalibration(p: PlantedOpinions, rounds: readonly { round:
     if (!previous) continue;
     for (const a of r.agents) {
       if (!a.updated || a.voteFailures === a.votes.length) continue;
-      const h = plantedH(p, a, previous);
+      const h = rowH(p, a, previous);
       const b = BINS.findIndex(([lo, hi]) => h >= lo && h < hi);
       acc[b].n++;
-      acc[b].planted += 1 / (1 + Math.exp(-h));
+      acc[b].planted += sigmoid(h);
       acc[b].observed += a.spin > 0 ? 1 : 0;
     }
   }
