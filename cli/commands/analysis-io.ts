@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { CliUsageError } from '../command.ts';
+import { readCsvText } from '../../src/core/csv.ts';
 import { readSafetensors, type SafeTensor } from '../../src/core/safetensors.ts';
 import type { LayerStack } from '../../src/core/ridge.ts';
 
@@ -80,11 +81,12 @@ export function parseCsv(text: string): Record<string, string[]> {
   row.push(field);
   if (row.length > 1 || row[0] !== '') rows.push(row);
   if (rows.length < 2) throw new CliUsageError('CSV: need a header row and at least one data row');
-  const header = rows[0].map((h) => h.trim());
+  // readCsvText: the app's exports write text such as "-x" as "'-x" (formula neutralisation); read it back.
+  const header = rows[0].map((h) => readCsvText(h.trim()));
   const cols: Record<string, string[]> = Object.fromEntries(header.map((h) => [h, [] as string[]]));
   rows.slice(1).forEach((r, i) => {
     if (r.length !== header.length) throw new CliUsageError(`CSV: row ${i + 2} has ${r.length} fields, the header has ${header.length}`);
-    r.forEach((v, j) => cols[header[j]].push(v));
+    r.forEach((v, j) => cols[header[j]].push(readCsvText(v)));
   });
   return cols;
 }

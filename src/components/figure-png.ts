@@ -26,11 +26,3 @@ export async function downloadPng(svg: SVGSVGElement, title: string, scale = 2) 
   }
 }
 
-/** The numbers behind a plot, one column per series, aligned on x. */
-export function seriesCsv(xName: string, series: { name: string; x: number[]; y: number[] }[]): string {
-  const xs = [...new Set(series.flatMap((s) => s.x))].sort((a, b) => a - b);
-  const maps = series.map((s) => new Map(s.x.map((x, k) => [x, s.y[k]])));
-  const cell = (v: number | undefined) => (v === undefined ? '' : String(v));
-  const head = [xName, ...series.map((s) => s.name.replace(/[,\n"]/g, ' '))].join(',');
-  return [head, ...xs.map((x) => [x, ...maps.map((m) => cell(m.get(x)))].join(','))].join('\n') + '\n';
-}

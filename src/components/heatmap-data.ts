@@ -2,6 +2,7 @@
  * Pure helpers behind Heatmap.svelte: the cells of a row-major grid (source layer = row), their colour class, and
  * the CSV of the cells. Kept apart from the component so that they are unit-tested and reusable (CKA grids too).
  */
+import { toCsv } from '../core/csv';
 
 export interface HeatCell {
   /** Index of the source layer (the row of the row-major grid; drawn on x). */
@@ -45,10 +46,6 @@ export function unitOf(v: number, domain: [number, number]): number {
   return Math.min(1, Math.max(0, (v - lo) / (hi - lo)));
 }
 
-function csvField(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /**
  * The cells as long-format CSV: one row per (source, target) with the value and whether it is the boxed best.
  * Layer numbers are shown with `offset` added (e.g. 1 when index 0 is decoder layer 1).
@@ -60,9 +57,8 @@ export function gridCsv(
   opts: { sourceName?: string; targetName?: string; valueName?: string; best?: ArrayLike<number> | null; offset?: number } = {},
 ): string {
   const off = opts.offset ?? 0;
-  const head = [opts.sourceName ?? 'source', opts.targetName ?? 'target', opts.valueName ?? 'value', 'best'].map(csvField).join(',');
-  const lines = heatCells(values, rows, cols, opts.best).map((c) => `${c.source + off},${c.target + off},${Number.isFinite(c.value) ? String(c.value) : ''},${c.best ? 1 : 0}`);
-  return [head, ...lines].join('\n') + '\n';
+  const head = [opts.sourceName ?? 'source', opts.targetName ?? 'target', opts.valueName ?? 'value', 'best'];
+  return toCsv(head, heatCells(values, rows, cols, opts.best).map((c) => [c.source + off, c.target + off, c.value, c.best ? 1 : 0]));
 }
 
 /** Moves the active cell with the arrow keys (x = source, y = target, up = higher target), Home/End to the edges. */

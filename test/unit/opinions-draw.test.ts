@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drawGraph, EDGE_COLOURS, NODE_COLOURS, packGraph, type DrawState } from '../../src/labs/opinions/editor/draw';
-import { seriesCsv } from '../../src/components/figure-png';
+import { seriesCsv } from '../../src/components/figure-csv';
 
 /** Records what a 2D context is asked to do, enough to check the drawing choices. */
 function recorder() {
@@ -63,6 +63,6 @@ describe('editor drawing', () => {
 
 describe('plot CSV', () => {
   it('aligns series on x and leaves gaps empty', () => {
-    expect(seriesCsv('t', [{ name: 'n', x: [0, 1, 2], y: [0.5, 0.25, 0] }, { name: 'c, sampled', x: [0, 2], y: [1, 0.9] }])).toBe('t,n,c  sampled\n0,0.5,1\n1,0.25,\n2,0,0.9\n');
+    expect(seriesCsv('t', [{ name: 'n', x: [0, 1, 2], y: [0.5, 0.25, 0] }, { name: 'c, sampled', x: [0, 2], y: [1, 0.9] }])).toBe('t,n,"c, sampled"\n0,0.5,1\n1,0.25,\n2,0,0.9\n');
   });
 });

@@ -7,6 +7,7 @@ import {
 } from '../../core/ising/study';
 import { GROUP_ARCHETYPES, INDIVIDUAL_ARCHETYPES } from '../../core/ising/archetypes';
 import type { Accuracy } from '../../core/ising/scores';
+import { toCsv } from '../../core/csv';
 
 export type Cell = string | number | null;
 
@@ -183,13 +184,9 @@ export function showCell(v: Cell, digits = 3): string {
   return v;
 }
 
-/** RFC 4180 CSV of a table (full precision). */
+/** RFC 4180 CSV of a table (full precision; numbers are cells of their own type, so they are never neutralised). */
 export function tableCsv(t: Table): string {
-  const q = (v: Cell) => {
-    const s = v === null ? '' : String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [t.columns.map(q).join(','), ...t.rows.map((r) => r.map(q).join(','))].join('\n') + '\n';
+  return toCsv(t.columns, t.rows);
 }
 
 /** Fixed-width text of a table, for the terminal. */

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { parseJson, scanUntrusted } from '../../core/config/untrusted';
+import { readCsvText, toCsv, type CsvCell } from '../../core/csv';
 import { TRAJECTORY_FORMAT, type OpinionTrajectory, type TrajectoryFile } from './trajectory';
 
 export const TRAJECTORY_LIMITS = {
@@ -203,10 +204,11 @@ export function parseCsvTable(text: string, name: string): CsvTable | string {
     lines.push(rowLine);
   }
   if (!rows.length) return `${name} is empty`;
-  const header = rows[0].map((h) => h.trim().toLowerCase());
+  // readCsvText: an id such as "-a" was written as "'-a" (formula neutralisation, src/core/csv.ts); read it back.
+  const header = rows[0].map((h) => readCsvText(h.trim()).toLowerCase());
   for (let r = 1; r < rows.length; r++)
     if (rows[r].length !== header.length) return `${name}, line ${lines[r]}: ${rows[r].length} fields, the header has ${header.length}`;
-  return { header, rows: rows.slice(1).map((r) => r.map((c) => c.trim())), lines: lines.slice(1) };
+  return { header, rows: rows.slice(1).map((r) => r.map((c) => readCsvText(c.trim()))), lines: lines.slice(1) };
 }
 
 export type CsvKind = 'votes' | 'edges' | 'features';
@@ -398,32 +400,30 @@ export function trajectoriesToJson(trajectories: readonly OpinionTrajectory[]): 
   return JSON.stringify(file);
 }
 
-/** CSV cells are ids (a safe alphabet) and numbers; free text is quoted. */
-function cell(v: string | number): string {
-  const s = String(v);
-  return /[",;\t\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
+/**
+ * The CSV form, written by the one CSV writer (src/core/csv.ts). Cells are ids (a safe alphabet, which allows a
+ * leading '-' that the writer neutralises and the reader above restores) and numbers, passed as numbers.
+ */
 export function trajectoriesToCsv(trajectories: readonly OpinionTrajectory[]): { votes: string; edges: string; features?: string } {
-  const votes = [VOTES_HEADER.join(',')];
-  const edges = [EDGES_HEADER.join(',')];
+  const votes: CsvCell[][] = [];
+  const edges: CsvCell[][] = [];
   const doneGraphs = new Set<string>();
   const withFeatures = trajectories.filter((t) => t.features?.length);
   const F = withFeatures[0]?.features?.[0]?.length ?? 0;
   const sameF = withFeatures.length === trajectories.length && withFeatures.every((t) => t.features![0].length === F);
   const names = sameF ? (withFeatures[0]?.featureNames ?? Array.from({ length: F }, (_, f) => `f${f}`)) : [];
-  const feats = sameF && F ? [['trajectory', 'agent', ...names].join(',')] : null;
+  const feats: CsvCell[][] | null = sameF && F ? [] : null;
   for (const t of trajectories) {
     const q = t.question;
-    const correct = q.correct === undefined ? '' : String(q.correct);
-    t.voteMeans.forEach((row, r) => row.forEach((v, i) => votes.push([t.id, t.graphId, q.id, q.kind, correct, r, i, v].map(cell).join(','))));
+    // `correct` is 1 or -1: a number, so that -1 is written as a number and not neutralised as text.
+    t.voteMeans.forEach((row, r) => row.forEach((v, i) => votes.push([t.id, t.graphId, q.id, q.kind, q.correct, r, i, v])));
     if (!doneGraphs.has(t.graphId)) {
       doneGraphs.add(t.graphId);
-      for (const [i, j, s] of t.graph.edges) edges.push([t.graphId, i, j, s].map(cell).join(','));
+      for (const [i, j, s] of t.graph.edges) edges.push([t.graphId, i, j, s]);
     }
-    if (feats) t.features!.forEach((row, i) => feats.push([t.id, i, ...row].map(cell).join(',')));
+    if (feats) t.features!.forEach((row, i) => feats.push([t.id, i, ...row]));
   }
-  const out: { votes: string; edges: string; features?: string } = { votes: votes.join('\n') + '\n', edges: edges.join('\n') + '\n' };
-  if (feats) out.features = feats.join('\n') + '\n';
+  const out: { votes: string; edges: string; features?: string } = { votes: toCsv(VOTES_HEADER, votes), edges: toCsv(EDGES_HEADER, edges) };
+  if (feats) out.features = toCsv(['trajectory', 'agent', ...names], feats);
   return out;
 }

@@ -1,3 +1,4 @@
+import { toCsv } from '../../core/csv';
 import type { EchoTable } from '../../core/polarization/metrics';
 import type { AgentLog, EpochRow } from './llm-runner';
 
@@ -16,19 +17,12 @@ export interface PolarizationResult {
   messages?: number;
 }
 
-const cell = (v: unknown) => {
-  if (v === undefined || v === null) return '';
-  const s = String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-const line = (xs: unknown[]) => xs.map(cell).join(',');
-
 export function seriesCsv(series: readonly EpochRow[]): string {
   const head = ['epoch', 'P', 'H', 'rewires', 'updating', 'messages_sent', 'failures', 'calls', 'intervention', 'count_m2', 'count_m1', 'count_0', 'count_p1', 'count_p2'];
-  return [line(head), ...series.map((r) => line([r.epoch, r.P, r.H, r.rewires, r.updating, r.messagesSent, r.failures, r.calls, r.intervention, ...r.distribution]))].join('\n') + '\n';
+  return toCsv(head, series.map((r) => [r.epoch, r.P, r.H, r.rewires, r.updating, r.messagesSent, r.failures, r.calls, r.intervention, ...r.distribution]));
 }
 
 export function agentsCsv(logs: readonly AgentLog[]): string {
   const head = ['epoch', 'agent', 'received', 'stance_before', 'stance_after', 'kept', 'dropped', 'wrote_to', 'failures', 'reasons'];
-  return [line(head), ...logs.map((l) => line([l.epoch, l.agent, l.received, l.before, l.after, l.kept.join(' '), l.dropped.join(' '), l.sentTo.join(' '), l.failures, l.reasons]))].join('\n') + '\n';
+  return toCsv(head, logs.map((l) => [l.epoch, l.agent, l.received, l.before, l.after, l.kept.join(' '), l.dropped.join(' '), l.sentTo.join(' '), l.failures, l.reasons]));
 }

@@ -1,3 +1,4 @@
+import { toCsv } from '../../core/csv';
 import type { SimilarityAnalysis } from './analysis';
 import type { GamesSummary, SimilarityRegression } from './games-analysis';
 
@@ -22,20 +23,20 @@ export function pooledRows(analysis: SimilarityAnalysis, kind: 'linear' | 'debia
   });
 }
 
-const cell = (v: string | number | undefined) => (v === undefined ? '' : typeof v === 'number' ? String(v) : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-
 export function pooledCsv(analysis: SimilarityAnalysis, kind: 'linear' | 'debiased'): string {
   const head = ['model_a', 'model_b', 'layers_a', 'layers_b', 'hsic', 'global', 'max_aligned', 'early', 'middle', 'late', 'p_global', 'probes', 'probe_set'];
-  const lines = pooledRows(analysis, kind).map((r) =>
-    [r.a, r.b, r.La, r.Lb, kind, r.global, r.maxAligned, r.early, r.mid, r.late, r.pGlobal, analysis.m, analysis.probeSet].map(cell).join(','),
+  return toCsv(
+    head,
+    pooledRows(analysis, kind).map((r) => [r.a, r.b, r.La, r.Lb, kind, r.global, r.maxAligned, r.early, r.mid, r.late, r.pGlobal, analysis.m, analysis.probeSet]),
   );
-  return [head.join(','), ...lines].join('\n') + '\n';
 }
 
 export function gameRowsCsv(games: { rows: GamesSummary['rows'] }): string {
   const head = ['game', 'focal', 'partner', 'repeat', 'score', 'sim_global', 'sim_max_aligned', 'sim_early'];
-  const lines = games.rows.map((r) => [r.game, r.focal, r.partner, r.repeat, r.score, r.sim ?? undefined, r.simMaxAligned ?? undefined, r.simEarly ?? undefined].map(cell).join(','));
-  return [head.join(','), ...lines].join('\n') + '\n';
+  return toCsv(
+    head,
+    games.rows.map((r) => [r.game, r.focal, r.partner, r.repeat, r.score, r.sim, r.simMaxAligned, r.simEarly]),
+  );
 }
 
 export interface RegressionRow {

@@ -3,6 +3,7 @@
  * (source,target,sign). Imports are untrusted: size-capped before parsing, every field checked, node labels limited
  * to a safe alphabet, and every refusal says where and why. Nothing here produces markup.
  */
+import { toCsv } from '../../../core/csv';
 import { parseJson, scanUntrusted } from '../../../core/config/untrusted';
 import { EDITOR_LIMITS, type PlainGraph } from './model';
 
@@ -26,7 +27,7 @@ export function exportJson(g: PlainGraph): string {
 }
 
 export function exportCsv(g: PlainGraph): string {
-  return ['source,target,sign', ...g.edges.map(([i, j, s]) => `${i},${j},${s}`)].join('\n') + '\n';
+  return toCsv(['source', 'target', 'sign'], g.edges);
 }
 
 /** Parses a sign written as 1, +1, -1, −1, +, − or -; 0 means "no edge". */

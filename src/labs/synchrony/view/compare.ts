@@ -2,6 +2,7 @@
  * What the comparison, judge and export views show, derived from the worker's SynchronyAnalysis (types.ts).
  * Pure: unit-tested, and the same numbers go to the plots and the CSV.
  */
+import { toCsv, type CsvCell } from '../../../core/csv';
 import type { ConditionResult, SynchronyAnalysis } from '../types';
 
 export interface ErrorPoint {
@@ -51,44 +52,35 @@ export function relationshipPoints(a: SynchronyAnalysis): Array<ErrorPoint & { l
   return out.sort((x, y) => x.level - y.level);
 }
 
-function csvField(v: unknown): string {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /** One row per (pair, condition): both directions and their mean, with n, groups, the α used and warnings. */
 export function resultsCsv(analyses: SynchronyAnalysis[]): string {
   // alpha: the config's fixed α; ab_alpha / ba_alpha: the α each direction used (chosen by cross-validation in cv mode).
   const head = ['pair', 'condition', 'label', 'syncR2', 'se', 'n', 'ab_syncR2', 'ab_se', 'ab_n', 'ab_groups', 'ab_alpha', 'ba_syncR2', 'ba_se', 'ba_n', 'ba_groups', 'ba_alpha', 'alpha', 'split_seeds', 'episodes', 'warnings'];
   const rows = analyses.flatMap((a) =>
-    a.conditions.map((c) =>
-      [
-        a.pair ?? '',
-        c.condition,
-        c.label,
-        c.syncR2,
-        c.se,
-        c.n,
-        c.ab?.syncR2,
-        c.ab?.se,
-        c.ab?.n,
-        c.ab?.groups,
-        c.ab?.alpha,
-        c.ba?.syncR2,
-        c.ba?.se,
-        c.ba?.n,
-        c.ba?.groups,
-        c.ba?.alpha,
-        a.alpha,
-        a.splitSeeds.join(' '),
-        a.episodes,
-        c.warnings.join('; '),
-      ]
-        .map(csvField)
-        .join(','),
-    ),
+    a.conditions.map((c): CsvCell[] => [
+      a.pair ?? '',
+      c.condition,
+      c.label,
+      c.syncR2,
+      c.se,
+      c.n,
+      c.ab?.syncR2,
+      c.ab?.se,
+      c.ab?.n,
+      c.ab?.groups,
+      c.ab?.alpha,
+      c.ba?.syncR2,
+      c.ba?.se,
+      c.ba?.n,
+      c.ba?.groups,
+      c.ba?.alpha,
+      a.alpha,
+      a.splitSeeds.join(' '),
+      a.episodes,
+      c.warnings.join('; '),
+    ]),
   );
-  return [head.join(','), ...rows].join('\n') + '\n';
+  return toCsv(head, rows);
 }
 
 export interface PerformancePoint {
