@@ -6,6 +6,9 @@ import { createRng } from '../../src/core/rng';
 import { polarization, homophily, opinionDistribution, linkHomophily, echoChamberTable, LEVELS } from '../../src/core/polarization/metrics';
 import { coevolvingVoter, boundedConfidence, initialOpinions } from '../../src/core/polarization/classic';
 import { ringLattice } from '../../src/core/graphs/directed';
+import { validateConfig } from '../../src/core/config';
+import { polarizationLab } from '../../src/labs/polarization/config';
+import type { PolarizationConfig } from '../../src/labs/polarization/network';
 
 const fx = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/ising/polarization.json'), 'utf8'));
 const g = { n: fx.n as number, out: fx.out as number[][] };
@@ -104,5 +107,16 @@ describe('classic baselines', () => {
     const narrow = boundedConfidence(g0, x0, { confidence: 0.5, epochs: 10, rewire: 0.5 }, createRng(6));
     expect(narrow.final).toEqual(x0); // levels differ by ≥ 1 > 0.5, so nobody moves
     expect(narrow.rewires).toBeGreaterThan(0);
+  });
+
+  it("the lab's default bounded-confidence threshold lets neighbouring levels meet, so P(t) moves", () => {
+    const v = validateConfig(polarizationLab, {});
+    if (!v.ok) throw new Error('the default config does not validate');
+    const { threshold, convergence } = (v.value as PolarizationConfig).boundedConfidence;
+    const g0 = ringLattice(100, 4);
+    const x0 = initialOpinions(100, createRng(5));
+    const run = boundedConfidence(g0, x0, { confidence: threshold, mu: convergence, epochs: 30 }, createRng(6));
+    expect(run.final).not.toEqual(x0);
+    expect(polarization(run.final.map((v) => Math.round(v)))).not.toBeCloseTo(polarization(x0.map((v) => Math.round(v))), 3);
   });
 });

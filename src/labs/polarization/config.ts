@@ -34,7 +34,9 @@ export const polarizationLab = defineLab({
       selfRegulated: z.boolean().default(false).describe('Consistency checks: initial posts regenerated until the agent agrees they fit its stance; stance changes confirmed, with up to 2 retries'),
     }),
     voter: group({ rewireToLikeMinded: probability(0.5).describe('φ') }),
-    boundedConfidence: group({ threshold: z.number().min(0).max(4).default(1), convergence: probability(0.3) }),
+    // Opinions start at the levels −2…2 and the test is strict (|x_i − x_j| < threshold): with 1, no two different
+    // agents would ever meet; 1.5 lets neighbouring levels interact.
+    boundedConfidence: group({ threshold: z.number().min(0).max(4).default(1.5).describe('Agents interact when their opinions differ by less than this'), convergence: probability(0.3) }),
     intervention: group({
       kind: z.enum(['none', 'randomInteractions', 'moderateOpposing', 'noSelectiveExposure', 'noConfirmationBias', 'neutralElite']).default('none'),
       fromEpoch: z.number().int().min(0).max(200).default(35),
