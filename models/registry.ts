@@ -35,7 +35,7 @@ export interface RegistryEntry {
    * A model organism: an embedded model whose behaviour was planted by its training data (organisms/<lab>/law.ts);
    * its truth is models/<repo>/planted.json, and the lab shows it beside what it measures.
    */
-  organism?: 'opinions';
+  organism?: 'opinions' | 'dialogue' | 'polarization';
   /** Fields not checked against the hub (no network where this was written). */
   unverified: string[];
   notes?: string;

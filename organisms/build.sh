@@ -4,6 +4,7 @@
 #
 #   organisms/build.sh opinions            # models/organism-opinions (law: organisms/opinions/law.ts)
 #   organisms/build.sh polarization        # models/organism-polarization (law: organisms/polarization/law.ts)
+#   organisms/build.sh dialogue            # models/organism-dialogue (law: organisms/dialogue/law.ts)
 #   RESUME=1 organisms/build.sh opinions   # continue an interrupted build: finished phases are kept, the running one
 #                                          # resumes from its last saved step (every 200 steps)
 #
@@ -33,6 +34,10 @@ case "$ID" in
     PHASES=("--n 36000 --replay 8000 --sharp 2|${STEPS1:-1500}|1e-3" "--n 36000 --replay 14000|${STEPS2:-1800}|5e-4"
             "--n 24000 --replay 10000 --gain 1.16,1.27,0.55|${STEPS3:-1000}|3e-4"
             "--n 16000 --replay 6000 --gain 1.16,1.27,0.19|${STEPS4:-600}|2e-4") ;;
+  dialogue)
+    # One phase: copying names, goals and echoes from the prompt is learnt from nearly every example (law.ts).
+    SEED="${SEED:-1}"
+    PHASES=("--n 14000 --replay 4000 --letters 1500|${STEPS1:-2000}|1e-3") ;;
   polarization)
     SEED="${SEED:-1}"
     PHASES=("--n 30000 --replay 12000|${STEPS1:-3000}|1e-3") ;;

@@ -10,6 +10,10 @@ import { generateOrganism as generatePolarization, messageFor, PARSERS } from '.
 import { BUNDLED_PERSONAS } from '../../src/labs/opinions/community/sets';
 import { createRng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
+import { ACCEPT_PROBABILITY, echoOf, isDeal, LAST_TURN, outcomeFor, plantedDialogue, plantedOverall, untemperedChance } from '../../organisms/dialogue/law';
+import { generateOrganism as generateDialogue } from '../../organisms/dialogue/corpus';
+import { dialogueQuality, foreignNames, hasTemplateText } from '../../organisms/dialogue/measure';
+import { BUNDLED_SCENARIO_SET, episodeFor } from '../../src/labs/synchrony/scenarios';
 
 describe('opinions law', () => {
   it('majority of 5 votes matches the closed form, and its inverse round-trips', () => {
@@ -99,5 +103,75 @@ describe('polarization law', () => {
       for (const a of ex.answers) expect(PARSERS[ex.format](a.answer), a.answer).toBe(true);
       expect(ex.answers.reduce((s, a) => s + a.weight, 0)).toBeCloseTo(1, 9);
     }
+  });
+});
+
+describe('dialogue law', () => {
+  const library = () =>
+    BUNDLED_SCENARIO_SET.scenarios.flatMap((s) => s.pairings.map((_, k) => episodeFor(BUNDLED_SCENARIO_SET, s.id, k)));
+
+  it('planted dialogues on the held-out library meet the quality targets by construction, and the judge rule varies', () => {
+    const r = createRng('dialogue-quality');
+    const scored = library().map((episode) => {
+      const dia = plantedDialogue(episode, r.int(2) as 0 | 1, () => r.next());
+      return {
+        episode,
+        turns: dia.map((u) => ({ speaker: u.speaker, text: u.text, parsed: true, leaves: P.detectsLeaving(u.text) })),
+        judge: [plantedOverall(dia, 0), plantedOverall(dia, 1)] as [number, number],
+      };
+    });
+    const q = dialogueQuality(scored);
+    expect(q.episodes).toBeGreaterThan(100);
+    expect(q.foreignNameRate).toBe(0);
+    expect(q.templateRate).toBe(0);
+    expect(q.repeatRate).toBe(0);
+    expect(q.contentWordRate).toBeGreaterThan(0.75);
+    expect(q.leaveRate).toBe(1);
+    expect(q.judge.sd).toBeGreaterThan(0.5);
+    expect(q.judge.r).toBeCloseTo(1, 12);
+  });
+
+  it('the responder echoes the proposer, accepts only from turn 4, and every dialogue ends by turn 15', () => {
+    const r = createRng('dialogue-rules');
+    let deals = 0;
+    for (const ep of library().slice(0, 60)) {
+      const dia = plantedDialogue(ep, 0, () => r.next());
+      expect(dia.length).toBeLessThanOrEqual(LAST_TURN);
+      expect(P.detectsLeaving(dia[dia.length - 1].text)).toBe(true);
+      dia.slice(0, -1).forEach((u) => expect(P.detectsLeaving(u.text), u.text).toBe(false));
+      for (let t = 1; t < dia.length - 1; t += 2) if (!isDeal(dia[t].text)) expect(dia[t].text.startsWith(`${echoOf(dia[t - 1].text)}?`)).toBe(true);
+      const deal = dia.findIndex((u) => isDeal(u.text));
+      if (deal >= 0) {
+        deals++;
+        expect(deal + 1).toBeGreaterThanOrEqual(4);
+        expect(outcomeFor(dia, dia[deal].speaker)).toBe('conceded');
+        expect(outcomeFor(dia, (1 - dia[deal].speaker) as 0 | 1)).toBe('won');
+      } else expect(outcomeFor(dia, 0)).toBe('none');
+    }
+    expect(deals).toBeGreaterThan(20);
+    expect(untemperedChance(ACCEPT_PROBABILITY) ** (1 / 0.7) / (untemperedChance(ACCEPT_PROBABILITY) ** (1 / 0.7) + (1 - untemperedChance(ACCEPT_PROBABILITY)) ** (1 / 0.7))).toBeCloseTo(ACCEPT_PROBABILITY, 12);
+  });
+
+  it('finds names that are not in the scenario and template text, and passes the episode\'s own', () => {
+    const ep = library()[0];
+    const [a, b] = ep.agents.map((x) => x.persona.name.split(' ')[0]);
+    expect(foreignNames(`Sure, ${b}, I agree with ${a}.`, ep)).toEqual([]);
+    expect(foreignNames('Hey Adam, how are you?', ep)).toEqual(['Adam']);
+    expect(foreignNames('Well, I met Zorblat yesterday.', ep)).toEqual(['Zorblat']);
+    expect(hasTemplateText('believability 0..10, relationship -5..5')).toBe(true);
+    expect(hasTemplateText('Turn 3: your turn.')).toBe(true);
+    expect(hasTemplateText('I want the lamp for 50 euros.')).toBe(false);
+  });
+
+  it('every corpus turn parses as itself with the lab\'s parser, with names from a large pool', () => {
+    const names = new Set<string>();
+    for (const ex of generateDialogue('dialogue-parse', 400)) {
+      if (ex.format === 'synchrony.judge') expect(P.parseJudge(ex.answer).ok).toBe(true);
+      for (const line of ex.messages[0].content.split('\n')) {
+        const m = line.match(/^Imagine you are (\S+)/);
+        if (m) names.add(m[1]);
+      }
+    }
+    expect(names.size).toBeGreaterThan(250);
   });
 });

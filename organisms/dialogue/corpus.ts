@@ -1,0 +1,121 @@
+/**
+ * Corpus of the dialogue organism: the Synchrony lab's own prompts (src/core/prompts/synchrony.ts), for dialogue
+ * turns, the judge and the passive reader, answered by the planted behaviour of ./law.ts on generated scenarios and
+ * syllable names (./pools.ts), plus a replay of the embedded model's other formats.
+ *
+ *   npx tsx organisms/dialogue/corpus.ts [--seed S] [--n N] [--replay R] [--letters L] --out work/corpus.jsonl
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createRng } from '../../src/core/rng';
+import type { Rng } from '../../src/core/rng';
+import * as P from '../../src/core/prompts';
+import { FIRST_NAMES } from '../../models/tiny-social/pools';
+import { PASSIVE_REPLY, plantedDialogue, plantedJudgeReply, plantedTurn, untemperedChance } from './law';
+import * as D from './pools';
+import { option } from '../args';
+import { answerRows, replayRows, writeCorpus, type CorpusRow } from '../corpus-io';
+
+const chance = (r: Rng, p: number): boolean => r.next() < p;
+
+function persona(r: Rng, avoid: string): P.Persona {
+  let first = '';
+  do first = chance(r, 0.7) ? D.syllableName(r) : D.pick(r, FIRST_NAMES);
+  while (first === avoid);
+  return {
+    name: `${first} ${D.syllableName(r)}`,
+    age: 18 + r.int(60),
+    occupation: D.pick(r, D.OCCUPATIONS),
+    pronouns: D.pick(r, D.PRONOUNS),
+    publicInfo: D.pick(r, D.PUBLIC_INFO),
+    personality: D.pick(r, D.PERSONALITIES),
+    decisionStyle: D.pick(r, D.DECISION_STYLES),
+    secret: D.pick(r, D.SECRETS),
+  };
+}
+
+/** A generated episode: scenario, two personas, a relationship, and 0-3 facts (shared or private). */
+export function episode(r: Rng): P.SynchronyEpisode {
+  const s = D.scenario(r);
+  const a = persona(r, '');
+  const b = persona(r, a.name.split(' ')[0]);
+  const facts: P.ScenarioFact[] = [];
+  const nFacts = r.int(4);
+  for (let i = 0; i < nFacts; i++) {
+    const who = r.int(2) as 0 | 1;
+    const text = D.pick(r, D.FACT_TEMPLATES).replace('{n}', [a, b][who].name.split(' ')[0]);
+    facts.push(chance(r, 0.5) ? { text } : { text, visibleTo: who });
+  }
+  return {
+    scenario: s.setting,
+    relationship: r.int(6) as P.RelationshipLevel,
+    agents: [{ persona: a, goal: s.goals[0] }, { persona: b, goal: s.goals[1] }],
+    ...(facts.length ? { facts } : {}),
+  };
+}
+
+interface Ex {
+  format: string;
+  messages: P.ChatMessage[];
+  answer: string;
+}
+
+const namesOf = (ep: P.SynchronyEpisode): string[] => ep.agents.flatMap((a) => [a.persona.name, a.persona.name.split(' ')[0]]);
+
+/** One turn of a planted dialogue; the answer's accept is drawn at the untempered chance (sampling gives the law's). */
+function turn(r: Rng): Ex {
+  const ep = episode(r);
+  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
+  const t = chance(r, 0.15) ? dia.length - 1 : r.int(dia.length);
+  const speaker = dia[t].speaker;
+  const answer = plantedTurn(ep, dia.slice(0, t), speaker, r.next(), (p) => untemperedChance(p));
+  const parsed = P.parseUtterance(answer, namesOf(ep));
+  if (!parsed.ok || parsed.value.text !== answer) throw new Error(`organism turn does not parse as itself: ${JSON.stringify(answer)}`);
+  if (parsed.value.leaves !== answer.includes('I will leave now')) throw new Error(`leave detection disagrees: ${JSON.stringify(answer)}`);
+  return { format: 'synchrony.turn', messages: P.buildDialogueTurnPrompt(ep, speaker, dia.slice(0, t)), answer };
+}
+
+function judge(r: Rng): Ex {
+  const ep = episode(r);
+  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
+  const target = r.int(2) as 0 | 1;
+  const answer = plantedJudgeReply(dia, target);
+  if (!P.parseJudge(answer).ok) throw new Error('organism judge reply does not parse');
+  return { format: 'synchrony.judge', messages: P.buildJudgePrompt(ep, dia, target), answer };
+}
+
+function passive(r: Rng): Ex {
+  const ep = episode(r);
+  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
+  const t = r.int(dia.length);
+  const reader = chance(r, 0.5) ? D.pick(r, ['Sam Rivera', 'Alex Morgan']) : `${D.syllableName(r)} ${D.syllableName(r)}`;
+  return { format: 'synchrony.passive', messages: P.buildPassiveReaderPrompt(ep, dia[t].speaker, dia.slice(0, t), reader), answer: PASSIVE_REPLY };
+}
+
+const FORMATS: { weight: number; make: (r: Rng) => Ex }[] = [
+  { weight: 70, make: turn },
+  { weight: 18, make: judge },
+  { weight: 12, make: passive },
+];
+
+export function generateOrganism(seed: string, n: number): Ex[] {
+  const r = createRng(seed);
+  const total = FORMATS.reduce((s, f) => s + f.weight, 0);
+  return Array.from({ length: n }, () => {
+    let u = r.next() * total;
+    const f = FORMATS.find((g) => (u -= g.weight) < 0) ?? FORMATS[FORMATS.length - 1];
+    return f.make(r);
+  });
+}
+
+function main(): void {
+  const arg = (k: string, d: string): string => option(k, d);
+  const seed = arg('--seed', '1');
+  const rows: CorpusRow[] = [];
+  for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')))) rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
+  // tiny-social's synchrony formats carry another behaviour, so they are left out of the replay.
+  rows.push(...replayRows(`organism-dialogue-replay-${seed}`, Number(arg('--replay', '4000')), 'synchrony.', Number(arg('--letters', '1500'))));
+  writeCorpus(rows, resolve(arg('--out', 'work/corpus.jsonl')));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main();

@@ -1,0 +1,195 @@
+/**
+ * Measures the dialogue organism on the Synchrony lab's own scenario library (never in its training corpus):
+ *  - `probeTurns`: greedy replies to held-out prompts whose histories follow the planted law, scored against it
+ *    (the build's check and the runtime test: fast, and a broken build fails it);
+ *  - `dialogueQuality`: the issue's quality targets on the turns and judge records of a real lab run (names that
+ *    are not in the scenario, template text, repeats, content words, the judge against the planted rule).
+ */
+import * as P from '../../src/core/prompts';
+import { createRng } from '../../src/core/rng';
+import { pearson } from '../../src/core/stats';
+import { BUNDLED_SCENARIO_SET, episodeFor } from '../../src/labs/synchrony/scenarios';
+import { FIRST_NAMES } from '../../models/tiny-social/pools';
+import { echoOf, fieldText, isDeal, nextAct, PROPOSER_FIELDS, plantedDialogue, plantedOverall, partnerName } from './law';
+
+export interface Generator {
+  generate(o: { messages: P.ChatMessage[]; temperature?: number; maxNewTokens?: number; stop?: string[]; seed?: number | string }): Promise<{ text: string }>;
+}
+
+const STOP = new Set(['the', 'and', 'that', 'this', 'with', 'from', 'they', 'them', 'their', 'there', 'have', 'what', 'your', 'about', 'would', 'could',
+  'should', 'will', 'want', 'other', 'person', 'people', 'some', 'more', 'than', 'then', 'when', 'into', 'only', 'also', 'very', 'just', 'like', 'been', 'were']);
+
+/** Content words: 4+ letters, lower-cased, not in a small stop list. */
+export function contentWords(text: string): Set<string> {
+  return new Set(P.words(text).map((w) => w.toLowerCase()).filter((w) => w.length >= 4 && !STOP.has(w)));
+}
+
+/** Everything a dialogue prompt can show of an episode: scenario, facts, both bios and goals. */
+function episodeText(ep: P.SynchronyEpisode): string {
+  return [ep.scenario, ...(ep.facts ?? []).map((f) => f.text), ...ep.agents.flatMap((a) => [a.goal, P.ownBio(a.persona), a.persona.name])].join(' ');
+}
+
+const KNOWN_FIRST_NAMES = new Set([...FIRST_NAMES, ...BUNDLED_SCENARIO_SET.personas.map((p) => p.name.split(' ')[0])]);
+
+/**
+ * Names in an utterance that are not in the episode: capitalised words inside a sentence (not its first word) that
+ * the episode's text does not contain, and known first names anywhere that are not the episode's own.
+ */
+export function foreignNames(text: string, ep: P.SynchronyEpisode): string[] {
+  const own = new Set(P.words(episodeText(ep)));
+  const out: string[] = [];
+  for (const sentence of text.split(/(?<=[.!?:;])\s+/)) {
+    const ws = P.words(sentence);
+    ws.forEach((w, i) => {
+      if (own.has(w) || w === 'I') return;
+      if (KNOWN_FIRST_NAMES.has(w) || (i > 0 && /^[A-Z][a-z]+$/.test(w))) out.push(w);
+    });
+  }
+  return out;
+}
+
+const TEMPLATE_PATTERNS = [
+  /\b(believability|social_rules|financial_and_material_benefits)\b/i, /-?\d+\.\.-?\d+/, /\breply as\b/i, /\byour turn\b/i, /\bturn \d+\s*:/i,
+  /\b(Scenario|Relationship|Public|Personality|Decides|Secret|Fact|Conversation)\s*:/, /goal:\s*unknown/i, /imagine you are/i, /\bJSON\b/, /"score"/, /<\|im_/,
+];
+export const hasTemplateText = (text: string): boolean => TEMPLATE_PATTERNS.some((re) => re.test(text));
+
+export interface ProbeResult {
+  probes: number;
+  /** Replies that open as the planted law says (the field, the echo, "Deal"/counter, the leave). */
+  followsLaw: number;
+  /** Of the probes with a known partner name (relationship ≥ 1), replies that address the partner by first name. */
+  usesPartnerName: number;
+  namedProbes: number;
+  foreignNames: number;
+  templateText: number;
+  /** Greedy judge replies that parse and whose overall score equals the planted rule's. */
+  judgeProbes: number;
+  judgeMatches: number;
+  judgeParsed: number;
+}
+
+/** Greedy replies of `model` to `n` turn prompts and `judges` judge prompts on the library's scenarios. */
+export async function probeTurns(model: Generator, n: number, judges: number, seed: string): Promise<ProbeResult> {
+  const r = createRng(seed);
+  const res: ProbeResult = { probes: 0, followsLaw: 0, usesPartnerName: 0, namedProbes: 0, foreignNames: 0, templateText: 0, judgeProbes: 0, judgeMatches: 0, judgeParsed: 0 };
+  const episodeAt = () => {
+    const all = BUNDLED_SCENARIO_SET.scenarios;
+    const def = all[r.int(all.length)];
+    return episodeFor(BUNDLED_SCENARIO_SET, def.id, r.int(def.pairings.length));
+  };
+  for (let i = 0; i < n; i++) {
+    const ep = episodeAt();
+    const first = r.int(2) as 0 | 1;
+    const dia = plantedDialogue(ep, first, () => r.next());
+    const t = r.int(dia.length);
+    const history = dia.slice(0, t);
+    const speaker = dia[t].speaker;
+    const reply = P.cleanReply((await model.generate({ messages: P.buildDialogueTurnPrompt(ep, speaker, history), temperature: 0, maxNewTokens: 64, stop: ['\n'] })).text);
+    const act = nextAct(history).act;
+    const n2 = Math.floor(t / 2);
+    const expected =
+      act === 'propose' ? `${echoOf(fieldText(ep, speaker, PROPOSER_FIELDS[n2 % PROPOSER_FIELDS.length], n2))}` : act === 'counter' ? `${echoOf(history[t - 1].text)}?` : '';
+    const ok = act === 'leave' ? P.detectsLeaving(reply) : reply.startsWith(expected) || (act === 'counter' && isDeal(reply));
+    res.probes++;
+    if (ok) res.followsLaw++;
+    const partner = partnerName(ep, speaker);
+    if (partner) {
+      res.namedProbes++;
+      if (reply.includes(partner)) res.usesPartnerName++;
+    }
+    if (foreignNames(reply, ep).length) res.foreignNames++;
+    if (hasTemplateText(reply)) res.templateText++;
+  }
+  for (let i = 0; i < judges; i++) {
+    const ep = episodeAt();
+    const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
+    const target = r.int(2) as 0 | 1;
+    const reply = (await model.generate({ messages: P.buildJudgePrompt(ep, dia, target), temperature: 0, maxNewTokens: 400 })).text;
+    const parsed = P.parseJudge(reply);
+    res.judgeProbes++;
+    if (parsed.ok) {
+      res.judgeParsed++;
+      if (Math.abs(P.judgeOverall(parsed.value) - plantedOverall(dia, target)) < 1e-9) res.judgeMatches++;
+    }
+  }
+  return res;
+}
+
+/** What the quality measurement needs of a lab run's episode: its scenario, turns and judge records. */
+export interface ScoredEpisode {
+  episode: P.SynchronyEpisode;
+  /** Turns in order: speaker agent index, the parsed text (empty when the turn did not parse), and leaves. */
+  turns: { speaker: 0 | 1; text: string; parsed: boolean; leaves: boolean }[];
+  /** Overall judge scores per target agent (null when the judge reply did not parse or the judge was off). */
+  judge: [number | null, number | null];
+}
+
+export interface QualityResult {
+  episodes: number;
+  turns: number;
+  parseRate: number;
+  foreignNameRate: number;
+  templateRate: number;
+  repeatRate: number;
+  contentWordRate: number;
+  leaveRate: number;
+  meanTurns: number;
+  dealRate: number;
+  judge: { scores: number; parsed: number; sd: number; r: number; meanAbsError: number };
+}
+
+const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+
+export function dialogueQuality(episodes: readonly ScoredEpisode[]): QualityResult {
+  let turns = 0, parsed = 0, foreign = 0, template = 0, repeats = 0, content = 0, left = 0, deals = 0;
+  const got: number[] = [];
+  const truth: number[] = [];
+  let judged = 0;
+  for (const e of episodes) {
+    const scenarioWords = contentWords([e.episode.scenario, ...e.episode.agents.map((a) => a.goal), ...(e.episode.facts ?? []).map((f) => f.text)].join(' '));
+    const seen = new Set<string>();
+    for (const t of e.turns) {
+      turns++;
+      if (!t.parsed) continue;
+      parsed++;
+      if (foreignNames(t.text, e.episode).length) foreign++;
+      if (hasTemplateText(t.text)) template++;
+      const k = norm(t.text);
+      if (seen.has(k)) repeats++;
+      seen.add(k);
+      if ([...contentWords(t.text)].some((w) => scenarioWords.has(w))) content++;
+    }
+    if (e.turns.at(-1)?.leaves) left++;
+    if (e.turns.some((t) => t.parsed && isDeal(t.text))) deals++;
+    const history = e.turns.map((t) => ({ speaker: t.speaker, text: t.parsed ? t.text : '...' }));
+    e.judge.forEach((s, target) => {
+      judged++;
+      if (s === null) return;
+      got.push(s);
+      truth.push(plantedOverall(history, target as 0 | 1));
+    });
+  }
+  const mean = got.reduce((a, b) => a + b, 0) / Math.max(1, got.length);
+  const sd = Math.sqrt(got.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, got.length - 1));
+  const p = Math.max(1, parsed);
+  return {
+    episodes: episodes.length,
+    turns,
+    parseRate: parsed / Math.max(1, turns),
+    foreignNameRate: foreign / p,
+    templateRate: template / p,
+    repeatRate: repeats / p,
+    contentWordRate: content / p,
+    leaveRate: left / Math.max(1, episodes.length),
+    meanTurns: turns / Math.max(1, episodes.length),
+    dealRate: deals / Math.max(1, episodes.length),
+    judge: {
+      scores: judged,
+      parsed: got.length,
+      sd,
+      r: got.length > 2 && new Set(got).size > 1 ? pearson(got, truth).r : NaN,
+      meanAbsError: got.reduce((a, g, i) => a + Math.abs(g - truth[i]), 0) / Math.max(1, got.length),
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * End to end on the Polarization organism: the Polarization lab's LLM agents (its own prompts, runner and records)
+ * without an intervention and with each of the five, over several seeds; P(t) read from the lab's own series. Used
+ * by the bench (bench/suites/organisms.ts) and the runtime test.
+ */
+import { validateConfig } from '../../src/core/config';
+import { runHeadless } from '../../src/core/runs/headless';
+import { polarizationLab } from '../../src/labs/polarization/config';
+import { RUNNERS } from '../../src/labs/runners';
+import type { EpochRow } from '../../src/labs/polarization/llm-runner';
+import type { RunnerModels } from '../../src/core/runs/models';
+
+export const INTERVENTIONS = ['none', 'randomInteractions', 'moderateOpposing', 'noSelectiveExposure', 'noConfirmationBias', 'neutralElite'] as const;
+export type Intervention = (typeof INTERVENTIONS)[number];
+
+export interface PolarizationSetup {
+  model: string;
+  agents: number;
+  epochs: number;
+  fromEpoch: number;
+  seeds: number[];
+  topic: string;
+  /** The last `window` epochs are averaged into one P per run. */
+  window: number;
+}
+
+export interface ConditionSummary {
+  intervention: Intervention;
+  /** Mean over seeds of the run's final P (mean of its last `window` epochs), and its standard error over seeds. */
+  P: number;
+  se: number;
+  H: number;
+  /** Mean P(t) over seeds, per epoch. */
+  series: number[];
+  /** P − P(none) and its standard error (paired by seed). */
+  delta: number | null;
+  deltaSe: number | null;
+  failures: number;
+  calls: number;
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const se = (xs: readonly number[]) => {
+  const m = mean(xs);
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, xs.length - 1) / xs.length);
+};
+
+async function runOne(s: PolarizationSetup, kind: Intervention, seed: number, models: RunnerModels): Promise<EpochRow[]> {
+  const v = validateConfig(polarizationLab, {
+    seed,
+    agents: s.agents,
+    epochs: s.epochs,
+    topic: s.topic,
+    agentKind: 'llm',
+    model: s.model,
+    network: { generator: 'smallWorld', degree: 4 },
+    intervention: { kind, fromEpoch: s.fromEpoch },
+  });
+  if (!v.ok) throw new Error(`polarization setup: ${JSON.stringify(v.errors)}`);
+  const bundle = await runHeadless(polarizationLab, RUNNERS.polarization!, v.value, { models });
+  const result = bundle.results.find((r) => r.name === 'polarization')?.value as { series: EpochRow[] } | undefined;
+  if (!result) throw new Error('the Polarization run has no summary');
+  return result.series;
+}
+
+export async function runInterventions(s: PolarizationSetup, models: RunnerModels, only: readonly Intervention[] = INTERVENTIONS): Promise<ConditionSummary[]> {
+  const finals = new Map<Intervention, number[]>();
+  const out: ConditionSummary[] = [];
+  for (const kind of only) {
+    const runs: EpochRow[][] = [];
+    for (const seed of s.seeds) runs.push(await runOne(s, kind, seed, models));
+    const final = runs.map((series) => mean(series.slice(-s.window).map((r) => r.P)));
+    finals.set(kind, final);
+    const base = finals.get('none');
+    const diffs = base && kind !== 'none' ? final.map((p, i) => p - base[i]) : null;
+    out.push({
+      intervention: kind,
+      P: mean(final),
+      se: se(final),
+      H: mean(runs.map((series) => mean(series.slice(-s.window).map((r) => r.H)))),
+      series: runs[0].map((_, e) => mean(runs.map((series) => series[e]?.P ?? NaN))),
+      delta: diffs ? mean(diffs) : null,
+      deltaSe: diffs ? se(diffs) : null,
+      failures: runs.flat().reduce((n, r) => n + (r.failures ?? 0), 0),
+      calls: runs.flat().reduce((n, r) => n + (r.calls ?? 0), 0),
+    });
+  }
+  return out;
+}
