@@ -41,7 +41,9 @@ export async function measurePolarization(model: Scorer, n: number, seed = 'meas
     const b = STANCES[r.int(5)];
     const diverse = r.next() < 0.25;
     const ctx = P.renderChatML(P.buildRewirePrompt({ topic: t, self: { stance: a, reasons: t.reasons[a] }, other: { stance: b, reasons: t.reasons[b] }, likesDiversity: diverse }), true);
-    const [yes] = sampled([(await model.scoreText(ctx, 'yes')).total, (await model.scoreText(ctx, 'no')).total]);
+    // The corpus answers yes/Yes/Yes. and no/No/No. (the first token carries the choice): both casings count.
+    const logSum = async (a: string, b: string) => Math.log(Math.exp((await model.scoreText(ctx, a)).total) + Math.exp((await model.scoreText(ctx, b)).total));
+    const [yes] = sampled([await logSum('yes', 'Yes'), await logSum('no', 'No')]);
     const key = diverse ? 'diverse' : sides(a, b);
     const acc = keepAcc.get(key) ?? { planted: 0, measured: 0, probes: 0 };
     acc.planted += keepProbability(a, b, { likesDiversity: diverse });
@@ -59,7 +61,9 @@ export async function measurePolarization(model: Scorer, n: number, seed = 'meas
     const mode: UpdateMode = r.next() < 0.5 ? 'open' : 'default';
     const ctx = P.renderChatML(P.buildStanceUpdatePrompt({ topic: t, self: { stance: x, reasons: t.reasons[x] }, messages: ms.map((m) => messageFor(r, wrap, m)), openToPersuasion: mode === 'open' }), true);
     const lp: number[] = [];
-    for (const v of STANCES) lp.push((await model.scoreText(ctx, `{"stance":${v},`)).total);
+    // No trailing comma: in the reply, the comma and the next quote are one token (',"'), so scoring '…2,' alone
+    // would ask for a token the model never writes there.
+    for (const v of STANCES) lp.push((await model.scoreText(ctx, `{"stance":${v}`)).total);
     const measured = sampled(lp);
     const planted = updateDistribution(x, ms, [], mode);
     const tv = 0.5 * planted.reduce((s, p, i) => s + Math.abs(p - measured[i]), 0);

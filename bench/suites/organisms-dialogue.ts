@@ -1,0 +1,61 @@
+/**
+ * The dialogue organism (models/organism-dialogue) through the Synchrony lab: greedy replies to held-out prompts
+ * against the planted law (fp32, q4), then whole lab runs (24 episodes each, judge and passive reader on) on the
+ * default preset's scenarios and on other scenarios of the library: the quality targets and the planted contrasts.
+ */
+import { createNodeRuntime } from '../../src/runtime/node.ts';
+import { asRunnerModel, RunnerModelSet } from '../../src/runtime/runner-models.ts';
+import { listScenarios } from '../../src/labs/synchrony/scenarios/index.ts';
+import { probeTurns } from '../../organisms/dialogue/measure.ts';
+import { runStudy, type StudyResult } from '../../organisms/dialogue/study.ts';
+import type { BenchSuite } from '../run.ts';
+
+const MODEL = 'organism-dialogue';
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+
+function studyLines(title: string, r: StudyResult): string[] {
+  const q = r.quality;
+  const lines = [`#### ${title}`, '', `${r.episodes} episodes (${q.turns} turns, ${r.seconds.toFixed(0)} s on Node CPU fp32); judge and passive reader on.`, ''];
+  lines.push('| what | target | measured |', '|---|---|---|');
+  lines.push(`| turns that name someone who is not in the scenario | ≤ 2 % | ${pct(q.foreignNameRate)} |`);
+  lines.push(`| turns that contain template or instruction text | ≤ 1 % | ${pct(q.templateRate)} |`);
+  lines.push(`| repeated turns within an episode | ≤ 5 % | ${pct(q.repeatRate)} |`);
+  lines.push(`| turns that share a content word with the scenario's text, goals or facts | ≥ 60 % | ${pct(q.contentWordRate)} |`);
+  lines.push(`| turns that parse | ≥ 95 % | ${pct(q.parseRate)} |`);
+  lines.push(`| judge: SD of the overall score across agents | ≥ 0.5 | ${q.judge.sd.toFixed(2)} (${q.judge.parsed}/${q.judge.scores} judged) |`);
+  lines.push(`| judge: r with the planted rule's truth | ≥ 0.5 | ${q.judge.r.toFixed(2)} |`);
+  lines.push(`| episodes that end with a leave / reach a deal | – | ${pct(q.leaveRate)} / ${pct(q.dealRate)} |`);
+  if (r.real) {
+    lines.push('', `Real SyncR² = ${r.real.syncR2.toFixed(4)} ± ${r.real.se.toFixed(4)}.`, '', '| control | SyncR² ± SE | real − control | in SEs (target ≥ 2) |', '|---|---|---|---|');
+    for (const c of r.contrasts) lines.push(`| ${c.label} | ${c.syncR2.toFixed(4)} ± ${c.se.toFixed(4)} | ${c.diff.toFixed(4)} | ${c.z.toFixed(1)} |`);
+  } else lines.push('', 'No SyncR² (too few samples).');
+  return [...lines, ''];
+}
+
+const suite: BenchSuite = {
+  title: 'Model organisms: the dialogue organism in the Synchrony lab',
+  async run() {
+    const lines: string[] = ['### Greedy replies to held-out prompts (the lab library\'s scenarios and personas, histories from the planted law)', ''];
+    lines.push('| dtype | probes | follow the law | address the partner by name | foreign names | template text | judge replies parsed / equal to the rule |', '|---|---|---|---|---|---|---|');
+    for (const dtype of ['fp32', 'q4'] as const) {
+      const rt = createNodeRuntime();
+      await rt.load(MODEL, { device: 'cpu', dtype });
+      const m = await probeTurns(rt, 200, 30, 'bench');
+      lines.push(`| ${dtype} | ${m.probes} | ${pct(m.followsLaw / m.probes)} | ${pct(m.usesPartnerName / Math.max(1, m.namedProbes))} | ${pct(m.foreignNames / m.probes)} | ${pct(m.templateText / m.probes)} | ${m.judgeParsed}/${m.judgeProbes} / ${m.judgeMatches}/${m.judgeProbes} |`);
+      await rt.dispose();
+    }
+    const rt = createNodeRuntime();
+    const info = await rt.load(MODEL, { device: 'cpu', dtype: 'fp32' });
+    const models = new RunnerModelSet();
+    models.add(asRunnerModel(MODEL, rt, info));
+    const all = listScenarios().map((s) => s.id);
+    lines.push('', '### The whole lab, end to end', '');
+    const preset = await runStudy({ model: MODEL, seed: 1, scenarios: [], pairingsPerScenario: 4, episodeSeeds: [0] }, models);
+    lines.push(...studyLines("The Synchrony lab's default preset (its three default scenarios × 4 pairings × both orders)", preset));
+    const other = await runStudy({ model: MODEL, seed: 2, scenarios: all.slice(3, 15), pairingsPerScenario: 1, episodeSeeds: [0] }, models);
+    lines.push(...studyLines('Twelve other scenarios of the library × both orders', other));
+    await rt.dispose();
+    return lines.join('\n');
+  },
+};
+export default suite;

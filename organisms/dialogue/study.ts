@@ -1,0 +1,72 @@
+/**
+ * The dialogue organism end to end: the Synchrony lab's own run (prompts, runner, records, analysis) on a model,
+ * then the issue's quality targets on its turns and judge records, and the planted contrasts (real against the
+ * passive reader and the lags). Used by the bench (bench/suites/organisms.ts) and the runtime test.
+ */
+import { validateConfig } from '../../src/core/config';
+import { runHeadless } from '../../src/core/runs/headless';
+import { synchronyLab } from '../../src/labs/synchrony/config';
+import { RUNNERS } from '../../src/labs/runners';
+import { librarySource } from '../../src/labs/synchrony/scenarios/source';
+import type { SynchronyConfig } from '../../src/labs/synchrony/queue';
+import type { JudgeRecord, EpisodeMetaRecord, SynchronyAnalysis, TurnRecord } from '../../src/labs/synchrony/types';
+import { syncContrasts, type SyncContrast } from '../../src/labs/synchrony/planted';
+import type { RunnerModels } from '../../src/core/runs/models';
+import { dialogueQuality, type QualityResult, type ScoredEpisode } from './measure';
+
+export interface StudySetup {
+  model: string;
+  seed: number;
+  /** Scenario ids of the lab's library (empty: the lab's default three). */
+  scenarios: string[];
+  pairingsPerScenario: number;
+  episodeSeeds: number[];
+}
+
+export interface StudyResult {
+  setup: StudySetup;
+  episodes: number;
+  quality: QualityResult;
+  real: { syncR2: number; se: number } | null;
+  contrasts: SyncContrast[];
+  seconds: number;
+}
+
+export function studyConfig(s: StudySetup): SynchronyConfig {
+  const v = validateConfig(synchronyLab, {
+    seed: s.seed,
+    pairs: [{ a: s.model, b: s.model }],
+    scenarios: s.scenarios,
+    pairingsPerScenario: s.pairingsPerScenario,
+    episodeSeeds: s.episodeSeeds,
+    bothOrders: true,
+    controls: { passiveReader: true },
+    judge: { enabled: true, model: s.model },
+  });
+  if (!v.ok) throw new Error(`study config: ${JSON.stringify(v.errors)}`);
+  return v.value as SynchronyConfig;
+}
+
+const role = (r: 'A' | 'B'): 0 | 1 => (r === 'A' ? 0 : 1);
+
+export async function runStudy(setup: StudySetup, models: RunnerModels): Promise<StudyResult> {
+  const t0 = performance.now();
+  const config = studyConfig(setup);
+  const bundle = await runHeadless(synchronyLab, RUNNERS.synchrony!, config, { models });
+  const scored: ScoredEpisode[] = bundle.episodes.map((e) => {
+    const recs = e.records as unknown as Array<EpisodeMetaRecord | TurnRecord | JudgeRecord>;
+    const meta = recs.find((r): r is EpisodeMetaRecord => r.kind === 'meta');
+    if (!meta) throw new Error(`episode ${e.index} has no meta record`);
+    const { episode } = librarySource.episode(config, meta.scenarioId, meta.pairing);
+    const judges = recs.filter((r): r is JudgeRecord => r.kind === 'judge');
+    const overall = (t: 'A' | 'B') => judges.find((j) => j.target === t && j.ok)?.overall ?? null;
+    return {
+      episode,
+      turns: recs.filter((r): r is TurnRecord => r.kind === 'turn').map((t) => ({ speaker: role(t.speaker), text: t.text, parsed: t.parsed, leaves: t.leaves })),
+      judge: [overall('A'), overall('B')],
+    };
+  });
+  const analysis = bundle.results.find((r) => r.name === 'synchrony')?.value as SynchronyAnalysis | undefined;
+  const sync = analysis ? syncContrasts(analysis) : { real: null, contrasts: [] };
+  return { setup, episodes: bundle.episodes.length, quality: dialogueQuality(scored), real: sync.real, contrasts: sync.contrasts, seconds: (performance.now() - t0) / 1000 };
+}

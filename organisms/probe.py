@@ -1,0 +1,41 @@
+"""Scores continuations with a training checkpoint, so that a build can look at a half-trained organism without
+exporting it: reads [{"context": ChatML text, "text": continuation}, ...] and writes the summed log-probability of
+each continuation (the same quantity as the runtime's scoreText). Used by organisms/probe.ts.
+
+  python3 organisms/probe.py CKPT TOKENIZER_JSON IN.json OUT.json
+"""
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models", "tiny-social", "py"))
+from model import LlamaForCausalLM  # noqa: E402
+from tok import Encoder  # noqa: E402
+
+
+def main():
+    ckpt, tokenizer, src, dst = sys.argv[1:5]
+    torch.set_num_threads(int(os.environ.get("THREADS", "1")))
+    state = torch.load(ckpt, map_location="cpu")
+    state = state.get("model", state)
+    model = LlamaForCausalLM()
+    model.load_state_dict(state)
+    model.eval()
+    enc = Encoder.load(tokenizer)
+    items = json.load(open(src))
+    out = []
+    with torch.no_grad():
+        for it in items:
+            c = enc.encode(it["context"])
+            t = enc.encode(it["text"])
+            ids = torch.tensor([c + t])
+            logits = model.train_logits(ids, torch.ones_like(ids))[0]
+            logp = torch.log_softmax(logits.float(), dim=-1)
+            out.append(float(sum(logp[len(c) + i - 1, tok] for i, tok in enumerate(t))))
+    json.dump(out, open(dst, "w"))
+
+
+if __name__ == "__main__":
+    main()
