@@ -77,7 +77,9 @@ describe('split the dollar and beauty contest', () => {
     expect(parseDemand('40%')).toEqual({ ok: true, value: 0.4 });
     expect(parseDemand('1.5').ok).toBe(false);
     expect(parseDemand('0.4 or 0.6').ok).toBe(false);
-    expect(parseDemand('half').ok).toBe(false);
+    // The prompt asks for a share of $1, so "half" is well defined (issue #19): 0.5; a hedged half is not.
+    expect(parseDemand('half')).toEqual({ ok: true, value: 0.5 });
+    expect(parseDemand('more than half').ok).toBe(false);
     expect(splitDollarPayoff(0.6, 0.5)).toBe(0);
     expect(splitDollarPayoff(0.5, 0.5)).toBe(0.5);
   });

@@ -4,3 +4,4 @@ export * from './synchrony';
 export * from './opinions';
 export * from './similarity';
 export * from './polarization';
+export * from './formats';

@@ -2,7 +2,24 @@
  * Polarization lab formats (docs/methods/polarization.md): stance update as JSON, keep-or-drop rewiring,
  * the persuade decision with a ~50-word message, the initial post and the self-regulation consistency check.
  */
-import { bulletList, cleanReply, fail, firstLine, ok, parseJsonObject, tail, unquote, userPrompt, wordCount } from './shared';
+import {
+  bulletList,
+  contentLines,
+  fail,
+  isIntroLine,
+  jsonField,
+  ok,
+  parseJsonObject,
+  plainQuotes,
+  refusalIn,
+  replyText,
+  selfCorrects,
+  stripPreamble,
+  tail,
+  unquote,
+  userPrompt,
+  wordCount,
+} from './shared';
 import type { ChatMessage, ParseResult } from './shared';
 
 export type StanceValue = -2 | -1 | 0 | 1 | 2;
@@ -105,20 +122,26 @@ export function toStance(v: unknown, topic?: PolarizationTopic): StanceValue | n
   if (typeof v !== 'string') return null;
   const s = v.trim().toLowerCase();
   if (/^[+-]?\d+$/.test(s)) return toStance(Number(s), topic);
+  if (/^[+-]?\d\s*(?:or|to|\/|-|\u2013|and)\s*[+-]?\d/.test(s)) return null;
   const lead = s.match(/^([+-]?\d)\s*(?:\(|=|:|\s)/);
   if (lead) return toStance(Number(lead[1]), topic);
   const levels = topic ? levelsOf(topic) : DEFAULT_LEVELS;
-  for (const l of levels) if (l.label.toLowerCase() === s) return l.value;
+  const label = (x: string) => x.replace(/favour/g, 'favor').replace(/[.!]+$/, '').replace(/\s+/g, ' ').trim();
+  for (const l of levels) if (label(l.label.toLowerCase()) === label(s)) return l.value;
   return null;
 }
 
-/** Strict JSON {"stance": -2..2 or a label, "reasons": non-empty string}. */
+/**
+ * JSON {"stance": -2..2 or a label, "reasons": non-empty string}, read as parseJsonObject reads JSON (code fences,
+ * single quotes, trailing commas, unquoted keys); keys in any case, "reason" for "reasons".
+ */
 export function parseStanceUpdate(raw: unknown, topic?: PolarizationTopic): ParseResult<StanceUpdate> {
   const j = parseJsonObject(raw);
   if (!j.ok) return j;
-  const stance = toStance(j.value.stance, topic);
-  if (stance === null) return fail(`invalid stance ${JSON.stringify(j.value.stance)}`);
-  const r = j.value.reasons ?? j.value.reason;
+  const sv = jsonField(j.value, 'stance');
+  const stance = toStance(sv, topic);
+  if (stance === null) return fail(`invalid stance ${JSON.stringify(sv)}`);
+  const r = jsonField(j.value, 'reasons', 'reason');
   if (typeof r !== 'string' || !r.trim()) return fail('missing reasons');
   return ok({ stance, reasons: r.trim() });
 }
@@ -153,14 +176,62 @@ export function buildRewirePrompt(x: RewireInput): ChatMessage[] {
   return userPrompt(parts.join('\n'));
 }
 
-/** "yes"/"no" (first word, case-insensitive, punctuation ignored). */
+const YES_NO = /^["']?(yes|yeah|yep|yup|no|nope|nah)\b(?![-'])(?!\s+(?:one|matter|doubt|problem|worries|idea)\b)/i;
+const YES_NO_EMPHATIC_NO = /^(?:absolutely|definitely|certainly|of\s+course|surely)\s+not\b/i;
+const YES_NO_BOTH = /^\s*[,.!]?\s*(?:and|or|\/|but)\s*(?:also\s+)?(?:yes|no)\b/i;
+const YES_NO_HEDGE =
+  /^(?:yes\s+or\s+no\s*[?:.]|i(?:\s+would|'d|\s+will|'ll)\s+(?:have\s+to\s+)?say|i\s+think|i\s+believe|i\s+guess|i\s+suppose|honestly|personally|to\s+be\s+honest|in\s+short|[^:?!.]{1,40}:(?=\s*(?:yes|yeah|yep|no|nope)\b))\s*[,:]?\s*/i;
+
+/** The yes/no a sentence opens with (after preambles and hedges like "I would say"), 'both', or null. */
+function yesNoAt(sentence: string): boolean | 'both' | null {
+  let t = stripPreamble(sentence);
+  if (/^i\s+(?:don't|do\s+not)\s+think\s+so\b/i.test(t)) return false;
+  if (/^(?:i\s+think\s+so|why\s+not)\b/i.test(t)) return true;
+  for (let i = 0; i < 4; i++) {
+    const next = stripPreamble(t.replace(YES_NO_HEDGE, ''));
+    if (next === t) break;
+    t = next;
+  }
+  if (YES_NO_EMPHATIC_NO.test(t)) return false;
+  if (/^i\s+(?:don't|do\s+not)\s+think\s+so\b/i.test(t)) return false;
+  if (/^(?:i\s+think\s+so|why\s+not)\b/i.test(t)) return true;
+  const m = t.match(YES_NO);
+  if (!m) return null;
+  const rest = t.slice(m[0].length);
+  const next = rest.match(/^[\s,.!;:-]*(yes|yeah|yep|no|nope)\b(?![-'])(?!\s+(?:one|matter|doubt|problem|worries|idea)\b)/i);
+  if (YES_NO_BOTH.test(rest) || (next && /^y/i.test(next[1]) !== /^y/i.test(m[1]))) return 'both';
+  return /^y/i.test(m[1]);
+}
+
+/**
+ * Yes or no, as a careful reader reads it: "Sure! Yes.", "I would say no.", "**No.** We differ too much",
+ * "Nope", "Definitely not". Refused: no yes/no ("Maybe", "It depends"), both ("Yes and no", "Yes/No"), a reply whose
+ * lines say both, self-corrections and AI disclaimers.
+ */
 export function parseYesNo(raw: unknown): ParseResult<boolean> {
-  const text = cleanReply(raw);
-  if (!text) return fail('empty reply');
-  const line = unquote(firstLine(text).replace(/[*_`]/g, '')).toLowerCase();
-  const m = line.match(/^(yes|no)\b/);
-  if (!m) return fail(`not yes or no: "${line.slice(0, 40)}"`);
-  return ok(m[1] === 'yes');
+  const r = replyText(raw);
+  if (!r.ok) return r;
+  const refused = refusalIn(r.value);
+  if (refused) return fail(refused);
+  if (selfCorrects(r.value)) return fail('the reply corrects itself: ambiguous');
+  const lines = contentLines(r.value).filter((l) => !isIntroLine(l));
+  if (lines.length === 0) return fail('empty reply');
+  const found: boolean[] = [];
+  const first = yesNoAt(lines[0]);
+  if (first === 'both') return fail('ambiguous: both yes and no');
+  if (first !== null) found.push(first);
+  // Elsewhere only answers that stand alone count ("Answer: No", "No."), not a "no" inside an explanation.
+  for (const [i, line] of lines.entries()) {
+    for (const [j, sentence] of line.split(/(?<=[.!?])\s+/).entries()) {
+      if (i === 0 && j === 0) continue;
+      const lone = stripPreamble(sentence).match(/^(yes|yeah|yep|no|nope)[.!]*$/i);
+      if (lone) found.push(/^y/i.test(lone[1]));
+    }
+  }
+  for (const m of plainQuotes(r.value).matchAll(/\bmy\s+answer\s+(?:is|would\s+be)\s*:?\s*(yes|no)\b/gi)) found.push(m[1].toLowerCase() === 'yes');
+  if (found.length === 0) return fail(`not yes or no: "${stripPreamble(lines[0]).slice(0, 40)}"`);
+  if (found.some((v) => v !== found[0])) return fail('ambiguous: the reply says both yes and no');
+  return ok(found[0]);
 }
 
 export interface PersuadeInput {
@@ -188,16 +259,26 @@ export interface PersuadeDecision {
 export const MESSAGE_MIN_WORDS = 8;
 export const MESSAGE_MAX_WORDS = 110;
 
-/** "No" -> no message; "Yes: <message>" (message on the same or next lines, 8..110 words) -> send it. */
+/**
+ * "No" -> no message; "Yes: <message>" (message on the same or next lines, 8..110 words) -> send it. Thinking,
+ * "Sure!", bold and quotes around the message are skipped; "Yes and no" and AI disclaimers are refused.
+ */
 export function parsePersuade(raw: unknown): ParseResult<PersuadeDecision> {
-  const text = cleanReply(raw);
-  if (!text) return fail('empty reply');
-  const t = text.replace(/^[*_`"]+/, '');
-  const no = t.match(/^no\b[.!,]?\s*/i);
+  const r = replyText(raw);
+  if (!r.ok) return r;
+  const refused = refusalIn(r.value, 'text');
+  if (refused) return fail(refused);
+  const t = r.value
+    .replace(/\*\*|__/g, '')
+    .replace(/^[*_`"\s]+/, '')
+    .replace(/^(?:sure|okay|ok|alright|of\s+course|certainly|absolutely)\s*[!.,]+\s*/i, '');
+  if (/^(?:yes|no)\s*[,.]?\s*(?:and|or|\/)\s*(?:yes|no)\b/i.test(t)) return fail('ambiguous: both yes and no');
+  const no = t.match(/^no\b(?!\s+(?:problem|worries))[.!,]?\s*/i);
   if (no) return ok({ send: false, message: '' });
   const yes = t.match(/^yes\b\s*[:,.!-]?\s*/i);
   if (!yes) return fail('does not start with Yes or No');
-  const message = unquote(t.slice(yes[0].length).replace(/\s*\n+\s*/g, ' ').trim());
+  const body = t.slice(yes[0].length).replace(/^(?:my\s+)?message\s*:\s*/i, '');
+  const message = unquote(body.replace(/\s*\n+\s*/g, ' ').trim());
   const n = wordCount(message);
   if (n < MESSAGE_MIN_WORDS) return fail(`message of ${n} words (at least ${MESSAGE_MIN_WORDS})`);
   if (n > MESSAGE_MAX_WORDS) return fail(`message of ${n} words (at most ${MESSAGE_MAX_WORDS})`);
@@ -215,9 +296,19 @@ export function buildInitialPostPrompt(topic: PolarizationTopic, self: AgentView
   );
 }
 
-/** A post or message of 8..110 words, joined into one paragraph. */
+/**
+ * A post or message of 8..110 words, joined into one paragraph; thinking, an introduction line ("Sure! Here's a
+ * post:"), a "Post:" label and surrounding quotes are skipped; AI disclaimers and declines are refused.
+ */
 export function parseMessage(raw: unknown): ParseResult<string> {
-  const text = unquote(cleanReply(raw).replace(/\s*\n+\s*/g, ' ').trim());
+  const r = replyText(raw);
+  if (!r.ok) return r;
+  const refused = refusalIn(r.value, 'text');
+  if (refused) return fail(refused);
+  const lines = r.value.split('\n');
+  while (lines.length && (!lines[0].trim() || isIntroLine(lines[0]))) lines.shift();
+  const body = lines.join('\n').trim().replace(/^(?:my\s+)?(?:post|message)\s*:\s*/i, '');
+  const text = unquote(body.replace(/\s*\n+\s*/g, ' ').trim());
   if (!text) return fail('empty reply');
   const n = wordCount(text);
   if (n < MESSAGE_MIN_WORDS) return fail(`message of ${n} words (at least ${MESSAGE_MIN_WORDS})`);

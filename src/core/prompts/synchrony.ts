@@ -2,7 +2,7 @@
  * Synchrony lab formats (docs/methods/synchrony.md): the in-character dialogue turn, the passive-reader control,
  * and the per-agent judge with the 7 SOTOPIA dimensions.
  */
-import { cleanReply, fail, firstLine, ok, parseJsonObject, unquote, userPrompt } from './shared';
+import { fail, isIntroLine, jsonField, ok, parseJsonObject, refusalIn, replyText, unquote, userPrompt } from './shared';
 import type { ChatMessage, ParseResult } from './shared';
 
 export interface Persona {
@@ -155,17 +155,22 @@ export function detectsLeaving(text: string): boolean {
 }
 
 /**
- * Keeps the first line, strips a leading "Name:" / "Turn k: Name said:" prefix and quotes, and detects leaving.
- * `names` are the agents' names (either may be echoed as a prefix).
+ * Keeps the first line (after thinking and an introduction such as "Sure! Here's Mia's reply:"), strips a leading
+ * "Name:" / "**Name:**" / "Turn k: Name said:" prefix and quotes, and detects leaving. `names` are the agents' names
+ * (either may be echoed as a prefix). AI disclaimers ("As an AI, I can't role-play…") are refused.
  */
 export function parseUtterance(raw: unknown, names: readonly string[] = []): ParseResult<ParsedUtterance> {
-  const text = cleanReply(raw);
-  if (!text) return fail('empty reply');
-  let line = firstLine(text);
+  const r = replyText(raw);
+  if (!r.ok) return r;
+  const refused = refusalIn(r.value, 'text');
+  if (refused) return fail(refused);
+  const lines = r.value.split('\n').map((l) => l.trim()).filter(Boolean);
+  while (lines.length > 1 && isIntroLine(lines[0])) lines.shift();
+  let line = lines[0] ?? '';
   line = line.replace(/^turn\s+\d+\s*:\s*/i, '');
   for (const n of names) {
     const esc = n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const re = new RegExp(`^\\**${esc}\\**\\s*(?:said|says)?\\s*:\\s*`, 'i');
+    const re = new RegExp(`^[*_]*${esc}[*_]*(?:\\s*\\([^()]{0,40}\\))?\\s*(?:said|says)?\\s*[*_]*:[*_]*\\s*`, 'i');
     if (re.test(line)) {
       line = line.replace(re, '');
       break;
@@ -234,13 +239,17 @@ export function buildJudgePrompt(ep: SynchronyEpisode, history: readonly Utteran
   return userPrompt(parts.join('\n'));
 }
 
-/** Strict: all 7 keys, integer-valued scores within range, non-empty reasons. Accepts [score, reason] pairs too. */
+/**
+ * Strict: all 7 keys, numeric scores within range, non-empty reasons. Accepts [score, reason] pairs too. The JSON
+ * is read as parseJsonObject reads it (code fences, single quotes, trailing commas, comments); keys match in any
+ * case, with spaces for underscores ("Social Rules").
+ */
 export function parseJudge(raw: unknown): ParseResult<JudgeResult> {
   const j = parseJsonObject(raw);
   if (!j.ok) return j;
   const out: Partial<JudgeResult> = {};
   for (const d of JUDGE_DIMENSIONS) {
-    const v = j.value[d];
+    const v = jsonField(j.value, d);
     let score: unknown;
     let reason: unknown;
     if (Array.isArray(v) && v.length === 2) [score, reason] = v;
