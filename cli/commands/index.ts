@@ -8,6 +8,7 @@ import { ckaCommand } from './cka.ts';
 import { mixedlmCommand } from './mixedlm.ts';
 import { isingCommand } from './ising.ts';
 import { synchronyCommand } from './synchrony.ts';
+import { parseCommand } from './parse.ts';
 
 /** Every CLI command, in the order `help` lists them. Add one import and one line per command. */
 export const commands: CliCommand[] = [
@@ -20,4 +21,5 @@ export const commands: CliCommand[] = [
   ckaCommand,
   mixedlmCommand,
   isingCommand,
+  parseCommand,
 ];
