@@ -39,6 +39,9 @@ describe('word game', () => {
     expect(parseHint('Bread', 'bread').ok).toBe(false);
     expect(parseHint('breads', 'bread').ok).toBe(false);
     expect(parseHint('hear', 'ear').ok).toBe(true);
+    // A lone label word is the answer itself, not a heading with nothing under it.
+    expect(parseHint('Answer', 'ask')).toEqual({ ok: true, value: 'Answer' });
+    expect(parseHint('Answer:\nbakery', 'bread')).toEqual({ ok: true, value: 'bakery' });
     expect(parseGuess('Answer: Bread', 'B')).toEqual({ ok: true, value: 'Bread' });
     expect(parseGuess('I think bread', 'B').ok).toBe(false);
   });

@@ -186,8 +186,10 @@ export function isIntroLine(line: string): boolean {
 
 /** The first line that carries the answer, with markdown, preambles and answer labels stripped; '' when none. */
 export function leadLine(text: string): string {
-  for (const line of contentLines(text)) {
-    if (isIntroLine(line)) continue;
+  const lines = contentLines(text);
+  for (const [i, line] of lines.entries()) {
+    // A lone "Answer" is a heading only when something follows it; alone, it is the answer (a hint word, say).
+    if (isIntroLine(line) && (i < lines.length - 1 || line.trim().endsWith(':'))) continue;
     const t = stripPreamble(line);
     if (t) return t;
   }
