@@ -124,6 +124,9 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await row.getByRole('button', { name: 'Resume' }).click();
     await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
     expect((await runStatus(page)).done).toBe(6);
+    // The resumed run's page shows the run's own settings (side 128, not the default 64), and so does its link.
+    expect(await page.getByLabel('Side').inputValue()).toBe('128');
+    expect(page.url()).toContain('#/opinions?c=');
     expect(errors).toEqual([]);
     await page.context().close();
   });
