@@ -1,4 +1,4 @@
-import { ckaSteps, type CkaGrid, type Pooled } from '../../core/cka';
+import { ckaSteps, type CkaGrid } from '../../core/cka';
 import type { LayerStack } from '../../core/layer-stack';
 import type { Progress } from '../../core/steps';
 import type { Episode } from '../../core/runs/types';
@@ -7,36 +7,12 @@ import { summarizeGames, type GamesSummary } from './games-analysis';
 import { summarizeNovelty, type NoveltySummary } from './novelty-analysis';
 import type { RegressionOptions } from './regression';
 import { findModel } from '../../../models/registry';
+import type { PairGrid, ProbeRecord, SimilarityPair } from './pairs';
+
+export type { PairGrid, ProbeRecord, SimilarityPair };
 
 /** The tensor of one model's probe states, [m, L+1, H] (row 0 = embeddings). */
 export const PROBE_STATES = 'probe_states';
-
-export interface ProbeRecord {
-  kind: 'probes';
-  model: string;
-  backend: string;
-  dtype: string;
-  m: number;
-  numLayers: number;
-  hiddenSize: number;
-  probeSet: string;
-  seconds: number;
-}
-
-export interface PairGrid extends Pooled {
-  /** L_a × L_b, row = decoder layer of model a (layer 1 first). */
-  grid: number[];
-  p?: { grid: number[] } & Pooled;
-}
-
-export interface SimilarityPair {
-  a: string;
-  b: string;
-  La: number;
-  Lb: number;
-  linear: PairGrid;
-  debiased: PairGrid;
-}
 
 export interface SimilarityAnalysis {
   m: number;

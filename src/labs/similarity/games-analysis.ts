@@ -1,6 +1,6 @@
 import type { Episode } from '../../core/runs/types';
 import type { GameName, GameRecord } from './games';
-import type { SimilarityPair } from './analysis';
+import type { SimilarityPair } from './pairs';
 import { similarityRegression, type OutcomeRow, type RegressionOptions, type SimilarityRegression } from './regression';
 
 export { similarityRegression, type SimilarityRegression };

@@ -1,6 +1,6 @@
 import type { Episode } from '../../core/runs/types';
 import type { NoveltyTask } from '../../core/prompts/similarity';
-import type { SimilarityPair } from './analysis';
+import type { SimilarityPair } from './pairs';
 import { simOfPair, type GameRow } from './games-analysis';
 import { similarityRegression, type RegressionOptions, type SimilarityRegression } from './regression';
 import { uniqueness, type NoveltyRecord } from './novelty';
