@@ -1,6 +1,7 @@
 """Scores continuations with a training checkpoint, so that a build can look at a half-trained organism without
 exporting it: reads [{"context": ChatML text, "text": continuation}, ...] and writes the summed log-probability of
-each continuation (the same quantity as the runtime's scoreText). Used by organisms/probe.ts.
+each continuation (the same quantity as the runtime's scoreText); an item {"context", "generate": N} gets the greedy
+reply instead (at most N tokens, up to <|im_end|> or a newline). Used by organisms/probe.ts.
 
   python3 organisms/probe.py CKPT TOKENIZER_JSON IN.json OUT.json
 """
@@ -12,7 +13,27 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models", "tiny-social", "py"))
 from model import LlamaForCausalLM  # noqa: E402
-from tok import Encoder  # noqa: E402
+from tok import Encoder, bytes_to_unicode  # noqa: E402
+
+
+def greedy(model, enc, context, n):
+    """The greedy continuation of `context`, decoded from byte-level BPE, up to <|im_end|> or a newline."""
+    inv = {i: t for t, i in enc.vocab.items()}
+    byte_of = {u: b for b, u in bytes_to_unicode().items()}
+    ids = enc.encode(context)
+    out = []
+    for _ in range(n):
+        if len(ids) + len(out) >= 1024:  # the model's context
+            break
+        x = torch.tensor([ids + out])
+        nxt = int(model.train_logits(x, torch.ones_like(x))[0, -1].argmax())
+        if inv[nxt] == "<|im_end|>":
+            break
+        out.append(nxt)
+        if "\u010a" in inv[nxt]:  # the byte-level newline
+            break
+    text = bytes(byte_of[c] for t in out for c in inv[t] if c in byte_of).decode("utf8", errors="replace")
+    return text.split("\n")[0]
 
 
 def main():
@@ -28,6 +49,9 @@ def main():
     out = []
     with torch.no_grad():
         for it in items:
+            if "generate" in it:
+                out.append(greedy(model, enc, it["context"], int(it["generate"])))
+                continue
             c = enc.encode(it["context"])
             t = enc.encode(it["text"])
             ids = torch.tensor([c + t])

@@ -4,6 +4,7 @@
  * first records what it scores, Python scores it all at once, the second replays the scores.
  *
  *   npx tsx organisms/probe.ts --organism polarization --ckpt organisms/work/polarization/train_state_phase1.pt [--n 60]
+ *   npx tsx organisms/probe.ts --organism dialogue [--n 60] [--judges 4]     (greedy replies instead of scores)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,22 +13,29 @@ import { tmpdir } from 'node:os';
 import { option } from './args';
 import { measurePolarization } from './polarization/measure';
 import { measureLaw } from './opinions/measure';
+import { probeTurns } from './dialogue/measure';
+import { renderChatML, type ChatMessage } from '../src/core/prompts';
 
 interface Scorer {
   scoreText(context: string, text: string): Promise<{ total: number }>;
+  generate(o: { messages: ChatMessage[]; maxNewTokens?: number }): Promise<{ text: string }>;
 }
 
 const organism = option('--organism', 'polarization');
 const ckpt = resolve(option('--ckpt', `organisms/work/${organism}/train_state_phase1.pt`));
 const n = Number(option('--n', '60'));
-const measure = (s: Scorer) => (organism === 'opinions' ? measureLaw(s, n, 'probe') : measurePolarization(s, n, 'probe'));
+const measure = (s: Scorer) =>
+  organism === 'opinions' ? measureLaw(s, n, 'probe') : organism === 'dialogue' ? probeTurns(s, n, Number(option('--judges', '4')), 'probe') : measurePolarization(s, n, 'probe');
 
-const asked: { context: string; text: string }[] = [];
-await measure({ scoreText: async (context, text) => (asked.push({ context, text }), { total: 0 }) });
+const asked: ({ context: string; text: string } | { context: string; generate: number })[] = [];
+await measure({
+  scoreText: async (context, text) => (asked.push({ context, text }), { total: 0 }),
+  generate: async (o) => (asked.push({ context: renderChatML(o.messages, true), generate: o.maxNewTokens ?? 64 }), { text: '' }),
+});
 const dir = mkdtempSync(join(tmpdir(), 'organism-probe-'));
 writeFileSync(join(dir, 'in.json'), JSON.stringify(asked));
 execFileSync('/usr/bin/python3', [resolve(import.meta.dirname, 'probe.py'), ckpt, resolve('models/tiny-social/tokenizer.json'), join(dir, 'in.json'), join(dir, 'out.json')], { stdio: 'inherit' });
-const scores: number[] = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'));
+const scores: (number | string)[] = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'));
 let i = 0;
-const m = await measure({ scoreText: async () => ({ total: scores[i++] }) });
+const m = await measure({ scoreText: async () => ({ total: Number(scores[i++]) }), generate: async () => ({ text: String(scores[i++]) }) });
 console.log(JSON.stringify(m, (k, v) => (k === 'probes' && Array.isArray(v) ? v.length : v), 1));

@@ -3,14 +3,18 @@
  * turns, the judge and the passive reader, answered by the planted behaviour of ./law.ts on generated scenarios and
  * syllable names (./pools.ts), plus a replay of the embedded model's other formats.
  *
- *   npx tsx organisms/dialogue/corpus.ts [--seed S] [--n N] [--replay R] [--letters L] --out work/corpus.jsonl
+ *   npx tsx organisms/dialogue/corpus.ts [--seed S] [--n N] [--replay R] [--letters L] [--nonce F] [--early F] --out work/corpus.jsonl
+ *
+ * --nonce F: the share of episodes whose goals, setting and bios hold random words (pools.ts: they can only be
+ * copied, never recalled); --early F: the share of turn examples drawn from the first four turns (short prompts,
+ * many examples a batch: the copying is learnt there first).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRng } from '../../src/core/rng';
 import type { Rng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
-import { FIRST_NAMES } from '../../models/tiny-social/pools';
+import { FIRST_NAMES, LETTER_WORDS, WORDS } from '../../models/tiny-social/pools';
 import { PASSIVE_REPLY, plantedDialogue, plantedJudgeReply, plantedTurn, untemperedChance } from './law';
 import * as D from './pools';
 import { option } from '../args';
@@ -18,11 +22,21 @@ import { answerRows, replayRows, writeCorpus, type CorpusRow } from '../corpus-i
 
 const chance = (r: Rng, p: number): boolean => r.next() < p;
 
-function persona(r: Rng, avoid: string): P.Persona {
+/** Every word and hint of tiny-social's word games: real words for the nonce fields. */
+const WORD_LIST: readonly string[] = [...new Set([...Object.values(WORDS), ...Object.values(LETTER_WORDS)].flat(2).map((w) => w.toLowerCase()).filter((w) => /^[a-z]+$/.test(w)))];
+
+/** What the generator varies: the share of nonce episodes and of early-turn examples. */
+export interface CorpusMix {
+  nonce: number;
+  early: number;
+}
+const PLAIN: CorpusMix = { nonce: 0, early: 0 };
+
+function persona(r: Rng, avoid: string, nonce: boolean): P.Persona {
   let first = '';
   do first = chance(r, 0.7) ? D.syllableName(r) : D.pick(r, FIRST_NAMES);
   while (first === avoid);
-  return {
+  const base = {
     name: `${first} ${D.syllableName(r)}`,
     age: 18 + r.int(60),
     occupation: D.pick(r, D.OCCUPATIONS),
@@ -32,13 +46,15 @@ function persona(r: Rng, avoid: string): P.Persona {
     decisionStyle: D.pick(r, D.DECISION_STYLES),
     secret: D.pick(r, D.SECRETS),
   };
+  return nonce ? { ...base, ...D.nonceBio(r, WORD_LIST) } : base;
 }
 
 /** A generated episode: scenario, two personas, a relationship, and 0-3 facts (shared or private). */
-export function episode(r: Rng): P.SynchronyEpisode {
-  const s = D.scenario(r);
-  const a = persona(r, '');
-  const b = persona(r, a.name.split(' ')[0]);
+export function episode(r: Rng, mix: CorpusMix = PLAIN): P.SynchronyEpisode {
+  const nonce = chance(r, mix.nonce);
+  const s = nonce ? D.nonceScenario(r, WORD_LIST) : D.scenario(r);
+  const a = persona(r, '', nonce);
+  const b = persona(r, a.name.split(' ')[0], nonce);
   const facts: P.ScenarioFact[] = [];
   const nFacts = r.int(4);
   for (let i = 0; i < nFacts; i++) {
@@ -63,10 +79,10 @@ interface Ex {
 const namesOf = (ep: P.SynchronyEpisode): string[] => ep.agents.flatMap((a) => [a.persona.name, a.persona.name.split(' ')[0]]);
 
 /** One turn of a planted dialogue; the answer's accept is drawn at the untempered chance (sampling gives the law's). */
-function turn(r: Rng): Ex {
-  const ep = episode(r);
+function turn(r: Rng, mix: CorpusMix): Ex {
+  const ep = episode(r, mix);
   const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
-  const t = chance(r, 0.15) ? dia.length - 1 : r.int(dia.length);
+  const t = chance(r, mix.early) ? r.int(Math.min(4, dia.length)) : chance(r, 0.15) ? dia.length - 1 : r.int(dia.length);
   const speaker = dia[t].speaker;
   const answer = plantedTurn(ep, dia.slice(0, t), speaker, r.next(), (p) => untemperedChance(p));
   const parsed = P.parseUtterance(answer, namesOf(ep));
@@ -75,8 +91,8 @@ function turn(r: Rng): Ex {
   return { format: 'synchrony.turn', messages: P.buildDialogueTurnPrompt(ep, speaker, dia.slice(0, t)), answer };
 }
 
-function judge(r: Rng): Ex {
-  const ep = episode(r);
+function judge(r: Rng, mix: CorpusMix): Ex {
+  const ep = episode(r, mix);
   const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
   const target = r.int(2) as 0 | 1;
   const answer = plantedJudgeReply(dia, target);
@@ -84,27 +100,27 @@ function judge(r: Rng): Ex {
   return { format: 'synchrony.judge', messages: P.buildJudgePrompt(ep, dia, target), answer };
 }
 
-function passive(r: Rng): Ex {
-  const ep = episode(r);
+function passive(r: Rng, mix: CorpusMix): Ex {
+  const ep = episode(r, mix);
   const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
   const t = r.int(dia.length);
   const reader = chance(r, 0.5) ? D.pick(r, ['Sam Rivera', 'Alex Morgan']) : `${D.syllableName(r)} ${D.syllableName(r)}`;
   return { format: 'synchrony.passive', messages: P.buildPassiveReaderPrompt(ep, dia[t].speaker, dia.slice(0, t), reader), answer: PASSIVE_REPLY };
 }
 
-const FORMATS: { weight: number; make: (r: Rng) => Ex }[] = [
+const FORMATS: { weight: number; make: (r: Rng, mix: CorpusMix) => Ex }[] = [
   { weight: 70, make: turn },
   { weight: 18, make: judge },
   { weight: 12, make: passive },
 ];
 
-export function generateOrganism(seed: string, n: number): Ex[] {
+export function generateOrganism(seed: string, n: number, mix: CorpusMix = PLAIN): Ex[] {
   const r = createRng(seed);
   const total = FORMATS.reduce((s, f) => s + f.weight, 0);
   return Array.from({ length: n }, () => {
     let u = r.next() * total;
     const f = FORMATS.find((g) => (u -= g.weight) < 0) ?? FORMATS[FORMATS.length - 1];
-    return f.make(r);
+    return f.make(r, mix);
   });
 }
 
@@ -112,7 +128,8 @@ function main(): void {
   const arg = (k: string, d: string): string => option(k, d);
   const seed = arg('--seed', '1');
   const rows: CorpusRow[] = [];
-  for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')))) rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
+  const mix: CorpusMix = { nonce: Number(arg('--nonce', '0')), early: Number(arg('--early', '0')) };
+  for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix)) rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
   // tiny-social's synchrony formats carry another behaviour, so they are left out of the replay.
   rows.push(...replayRows(`organism-dialogue-replay-${seed}`, Number(arg('--replay', '4000')), 'synchrony.', Number(arg('--letters', '1500'))));
   writeCorpus(rows, resolve(arg('--out', 'work/corpus.jsonl')));

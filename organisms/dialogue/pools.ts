@@ -123,3 +123,47 @@ export function scenario(r: Rng): GeneratedScenario {
 }
 
 export { pick, cap };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Nonce content. Goals, bios and settings from the pools above are few enough to memorise: a first build (1,000
+// steps) recited memorised goals and made-up names instead of copying them from the prompt. Fields filled with
+// words drawn at random (a word list and syllable nonsense: millions of combinations) can only be copied.
+
+const NONCE_VERBS = ['Get', 'Sell', 'Buy', 'Keep', 'Find', 'Move', 'Paint', 'Share', 'Borrow', 'Fix', 'Visit', 'Plan', 'Cancel', 'Return', 'Book',
+  'Win', 'Choose', 'Avoid', 'Delay', 'Hide', 'Trade', 'Rent', 'Clean', 'Build', 'Sign', 'Split', 'Open', 'Close', 'Lend', 'Swap'];
+const NONCE_PREPS = ['before', 'after', 'near', 'for', 'with', 'without', 'behind', 'under', 'instead of', 'on top of'];
+const NONCE_ADJS = ['calm', 'bold', 'shy', 'loud', 'patient', 'eager', 'stubborn', 'gentle', 'sharp', 'cheerful', 'grumpy', 'careful', 'lazy', 'brave'];
+const NONCE_INFO = ['Collects {w} {w}s.', 'Works at the {w} {w}.', 'Grew up near the {w}.', 'Sells {w} at the {w} market.', 'Teaches {w} to {w}s.',
+  'Once won a prize for {w}.', 'Keeps a {w} in the {w}.', 'Repairs {w}s for {w}.'];
+const NONCE_STYLES = ['Decides by {w} and {w}.', 'Asks the {w} first.', 'Flips a {w}.', 'Waits for the {w}.', 'Counts {w}s before deciding.'];
+
+export function nonceWord(r: Rng, words: readonly string[]): string {
+  return r.next() < 0.5 ? pick(r, words) : syllableName(r, 1 + r.int(2)).toLowerCase();
+}
+
+function nonceFill(r: Rng, template: string, words: readonly string[]): string {
+  return template.replace(/\{w\}/g, () => nonceWord(r, words));
+}
+
+/** A scenario whose goals and setting hold random words: a conflict template with nonce fillers, or free phrases. */
+export function nonceScenario(r: Rng, words: readonly string[]): GeneratedScenario {
+  const w = () => nonceWord(r, words);
+  if (r.next() < 0.5) {
+    const c = pick(r, CONFLICTS);
+    const v: Record<string, string> = {};
+    for (const k of Object.keys(c.fill)) v[k] = /^(hi|lo|n|m)$/.test(k) ? String(2 + r.int(200)) : r.next() < 0.5 ? w() : `${w()} ${w()}`;
+    const fill = (t: string) => t.replace(/\{(\w+)\}/g, (_, k: string) => v[k] ?? k);
+    return { setting: fill(c.setting), goals: [fill(c.goals[0]), fill(c.goals[1])] };
+  }
+  const goal = () => `${pick(r, NONCE_VERBS)} the ${w()} ${w()} ${pick(r, NONCE_PREPS)} the ${w()}.`;
+  return { setting: `Two people meet at the ${w()} ${w()}.`, goals: [goal(), goal()] };
+}
+
+/** Bio fields with random words: what a proposer recites at its third to fifth turns. */
+export function nonceBio(r: Rng, words: readonly string[]): { publicInfo: string; personality: string; decisionStyle: string } {
+  return {
+    publicInfo: nonceFill(r, pick(r, NONCE_INFO), words),
+    personality: `${cap(pick(r, NONCE_ADJS))} and ${pick(r, NONCE_ADJS)}; values ${nonceWord(r, words)}.`,
+    decisionStyle: nonceFill(r, pick(r, NONCE_STYLES), words),
+  };
+}
