@@ -7,6 +7,7 @@
  * trajectory, the round, the agent and the vote (or message attempt), so a resumed or redone round repeats exactly
  * on the same model and backend.
  */
+import { askParsed } from '../../core/runs/ask';
 import { hashSeed, createRng } from '../../core/rng';
 import { scanUntrusted } from '../../core/config/untrusted';
 import { requireModels } from '../../core/runs/models';
@@ -167,18 +168,22 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
   if (prev) {
     for (let i = 0; i < n; i++) {
       if (!updating[i]) continue;
-      const prompt = buildStanceMessagePrompt(personas[i], question, voteFor(question.kind, prev[i].spin));
-      for (let a = 0; a < c.messageAttempts; a++) {
-        const text = await gen(prompt, `${base}/a${i}/m${a}`, c.messageTokens);
-        rawMessages[i].push(text);
-        const parsed = parseStanceMessage(text, question.kind);
-        step(`agent ${i} says: ${text.slice(0, 120)}`);
-        if (parsed.ok) {
-          delivered[i] = parsed.value.text;
-          messageStance[i] = parsed.value.stance;
-          break;
-        }
-        messageFailures[i]++;
+      const asked = await askParsed(model, {
+        messages: buildStanceMessagePrompt(personas[i], question, voteFor(question.kind, prev[i].spin)),
+        parse: (text) => parseStanceMessage(text, question.kind),
+        attempts: c.messageAttempts,
+        maxNewTokens: c.messageTokens,
+        temperature: c.temperature,
+        stop: ['\n'],
+        seed: (a) => `${base}/a${i}/m${a}`,
+        cancel: ctx.cancel,
+      });
+      rawMessages[i].push(...asked.raw);
+      for (const text of asked.raw) step(`agent ${i} says: ${text.slice(0, 120)}`);
+      messageFailures[i] = asked.ok ? asked.raw.length - 1 : asked.raw.length;
+      if (asked.ok) {
+        delivered[i] = asked.value.text;
+        messageStance[i] = asked.value.stance;
       }
     }
   }

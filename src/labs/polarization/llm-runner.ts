@@ -1,3 +1,4 @@
+import { askParsed } from '../../core/runs/ask';
 import { createRng, hashSeed, type Rng } from '../../core/rng';
 import type { RunnerModel } from '../../core/runs/models';
 import { requireModels } from '../../core/runs/models';
@@ -96,14 +97,8 @@ async function fits(model: RunnerModel, topic: LabTopic, self: { stance: StanceV
 }
 
 async function ask<T>(model: RunnerModel, messages: ChatMessage[], parse: (t: string) => ParseResult<T>, maxNewTokens: number, temperature: number, seedKey: string, count: Counter): Promise<T | null> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    count.calls++;
-    const r = await model.generate({ messages, temperature, maxNewTokens, seed: hashSeed(`${seedKey}/${attempt}`) });
-    const p = parse(r.text);
-    if (p.ok) return p.value;
-  }
-  count.failures++;
-  return null;
+  const r = await askParsed(model, { messages, parse, attempts: ATTEMPTS, maxNewTokens, temperature, seed: (attempt) => hashSeed(`${seedKey}/${attempt}`), counter: count });
+  return r.ok ? r.value : null;
 }
 
 function randomOther(n: number, self: number, exclude: ReadonlySet<number>, rng: Rng): number | null {

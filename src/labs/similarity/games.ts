@@ -1,3 +1,4 @@
+import { askParsed } from '../../core/runs/ask';
 import { hashSeed } from '../../core/rng';
 import type { RunnerModel } from '../../core/runs/models';
 import type { CancelToken } from '../../core/runs/runner';
@@ -106,16 +107,18 @@ async function move<T extends string | number>(
   key: string,
   extract: Extract<T>,
 ): Promise<Move> {
-  const raw: string[] = [];
-  let reason = '';
-  for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
-    throwIfCancelled(play.cancel);
-    const r = await model.generate({ messages, temperature: play.temperature, maxNewTokens, seed: hashSeed(`${play.seedKey}/${key}/${attempt}`) });
-    raw.push(r.text);
-    const p = parse(r.text);
-    if (p.ok) return { model: model.id, raw, value: p.value, forfeit: false, extractedBy: 'parser' };
-    reason = p.reason;
-  }
+  const asked = await askParsed(model, {
+    messages,
+    parse,
+    attempts: MOVE_ATTEMPTS,
+    maxNewTokens,
+    temperature: play.temperature,
+    seed: (attempt) => hashSeed(`${play.seedKey}/${key}/${attempt}`),
+    cancel: play.cancel,
+  });
+  const raw = asked.raw;
+  if (asked.ok) return { model: model.id, raw, value: asked.value, forfeit: false, extractedBy: 'parser' };
+  const reason = asked.reason;
   if (play.judge && raw.length) {
     throwIfCancelled(play.cancel);
     const question = messages[messages.length - 1]?.content ?? '';

@@ -1,3 +1,4 @@
+import { askParsed } from '../../core/runs/ask';
 import { createRng, hashSeed } from '../../core/rng';
 import type { RunnerModel } from '../../core/runs/models';
 import { throwIfCancelled, type CancelToken } from '../../core/runs/runner';
@@ -55,15 +56,16 @@ export interface NoveltyPlay {
 }
 
 async function write<T>(model: RunnerModel, messages: ChatMessage[], parse: (raw: string) => ParseResult<T>, show: (v: T) => string, maxNewTokens: number, play: NoveltyPlay, key: string): Promise<Written> {
-  const raw: string[] = [];
-  for (let attempt = 0; attempt < NOVELTY_ATTEMPTS; attempt++) {
-    throwIfCancelled(play.cancel);
-    const r = await model.generate({ messages, temperature: play.temperature, maxNewTokens, seed: hashSeed(`${play.seedKey}/${key}/${attempt}`) });
-    raw.push(r.text);
-    const p = parse(r.text);
-    if (p.ok) return { raw, text: show(p.value) };
-  }
-  return { raw, text: null };
+  const asked = await askParsed(model, {
+    messages,
+    parse,
+    attempts: NOVELTY_ATTEMPTS,
+    maxNewTokens,
+    temperature: play.temperature,
+    seed: (attempt) => hashSeed(`${play.seedKey}/${key}/${attempt}`),
+    cancel: play.cancel,
+  });
+  return { raw: asked.raw, text: asked.ok ? show(asked.value) : null };
 }
 
 const LN2 = Math.log(2);

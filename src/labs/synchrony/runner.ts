@@ -1,3 +1,4 @@
+import { askParsed } from '../../core/runs/ask';
 import { hashSeed } from '../../core/rng';
 import { requireModels, type RunnerModel } from '../../core/runs/models';
 import { throwIfCancelled, type EpisodeContext, type LabRunner } from '../../core/runs/runner';
@@ -109,22 +110,21 @@ async function judge(config: SynchronyConfig, item: QueueItem, index: number, ep
   const history: Utterance[] = turns.map((t) => ({ speaker: roleAgent(t.speaker), text: t.parsed ? t.text : '...' }));
   const out: JudgeRecord[] = [];
   for (const target of ['A', 'B'] as const) {
-    let error = '';
-    let record: JudgeRecord | null = null;
-    for (let attempt = 1; attempt <= JUDGE_ATTEMPTS && !record; attempt++) {
-      throwIfCancelled(ctx.cancel);
-      // The first attempt is greedy; a retry samples, so that it can come out differently.
-      const r = await model.generate({
-        messages: buildJudgePrompt(ep, history, roleAgent(target)),
-        temperature: attempt === 1 ? 0 : 0.7,
-        maxNewTokens: JUDGE_MAX_TOKENS,
-        seed: hashSeed(`${config.seed}/judge/${item.seed}/${index}/${target}/${attempt}`),
-      });
-      const parsed = parseJudge(r.text);
-      if (parsed.ok) record = { kind: 'judge', target, ok: true, attempts: attempt, scores: parsed.value, overall: judgeOverall(parsed.value) };
-      else error = parsed.reason;
-    }
-    out.push(record ?? { kind: 'judge', target, ok: false, attempts: JUDGE_ATTEMPTS, error });
+    const asked = await askParsed(model, {
+      messages: buildJudgePrompt(ep, history, roleAgent(target)),
+      parse: parseJudge,
+      attempts: JUDGE_ATTEMPTS,
+      maxNewTokens: JUDGE_MAX_TOKENS,
+      // The first attempt is greedy; a retry samples, so that it can come out differently. Seeds count from 1.
+      temperature: (attempt) => (attempt === 0 ? 0 : 0.7),
+      seed: (attempt) => hashSeed(`${config.seed}/judge/${item.seed}/${index}/${target}/${attempt + 1}`),
+      cancel: ctx.cancel,
+    });
+    out.push(
+      asked.ok
+        ? { kind: 'judge', target, ok: true, attempts: asked.attempts, scores: asked.value, overall: judgeOverall(asked.value) }
+        : { kind: 'judge', target, ok: false, attempts: JUDGE_ATTEMPTS, error: asked.reason },
+    );
   }
   return out;
 }

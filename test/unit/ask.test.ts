@@ -1,0 +1,43 @@
+/** askParsed: the one generate → parse → retry loop of the LLM labs. */
+import { describe, expect, it } from 'vitest';
+import { askParsed, type AskCounter } from '../../src/core/runs/ask';
+import { CancelledError } from '../../src/core/runs/runner';
+import { fail, ok } from '../../src/core/prompts/shared';
+import type { RunnerGenerateOptions, RunnerGenerateResult } from '../../src/core/runs/models';
+
+/** A scripted model: replies in order, and records what it was asked. */
+function scripted(replies: string[], finish: RunnerGenerateResult['finishReason'] = 'eos') {
+  const asked: RunnerGenerateOptions[] = [];
+  return {
+    asked,
+    async generate(o: RunnerGenerateOptions): Promise<RunnerGenerateResult> {
+      asked.push(o);
+      return { text: replies[asked.length - 1] ?? '', prefillStates: null, shape: [0, 0], timing: { promptTokens: 1, newTokens: 1, totalMs: 0 }, finishReason: finish };
+    },
+  };
+}
+const number = (t: string) => (/^\d+$/.test(t.trim()) ? ok(Number(t)) : fail(`not a number: "${t}"`));
+const base = { messages: [{ role: 'user' as const, content: 'A number?' }], parse: number, maxNewTokens: 8 };
+
+describe('askParsed', () => {
+  it('retries until a reply parses, with each try\'s own seed and temperature, and keeps every raw reply', async () => {
+    const m = scripted(['many', 'lots', '42']);
+    const counter: AskCounter = { calls: 0, failures: 0 };
+    const r = await askParsed(m, { ...base, attempts: 3, temperature: (a) => (a === 0 ? 0 : 0.7), seed: (a) => `s/${a}`, counter });
+    expect(r).toEqual({ ok: true, value: 42, raw: ['many', 'lots', '42'], attempts: 3 });
+    expect(m.asked.map((o) => [o.seed, o.temperature])).toEqual([['s/0', 0], ['s/1', 0.7], ['s/2', 0.7]]);
+    expect(counter).toEqual({ calls: 3, failures: 0 });
+  });
+
+  it('gives up after its tries with the last reason, and counts one failure', async () => {
+    const counter: AskCounter = { calls: 0, failures: 0 };
+    const r = await askParsed(scripted(['a', 'b']), { ...base, attempts: 2, temperature: 0.7, seed: (a) => a, counter });
+    expect(r).toEqual({ ok: false, reason: 'not a number: "b"', raw: ['a', 'b'], attempts: 2 });
+    expect(counter).toEqual({ calls: 2, failures: 1 });
+  });
+
+  it('stops when cancelled: before a try, and after a generation that was cancelled', async () => {
+    await expect(askParsed(scripted(['1']), { ...base, attempts: 2, temperature: 0, seed: () => 1, cancel: { cancelled: true } })).rejects.toBeInstanceOf(CancelledError);
+    await expect(askParsed(scripted(['1'], 'cancelled'), { ...base, attempts: 2, temperature: 0, seed: () => 1 })).rejects.toBeInstanceOf(CancelledError);
+  });
+});
