@@ -2,7 +2,11 @@
  * Corpus of the Polarization organism: the lab's own prompts (src/core/prompts/polarization.ts) answered by the
  * planted behaviour of ./law.ts, plus a replay of the embedded model's other formats.
  *
- *   npx tsx organisms/polarization/corpus.ts [--seed S] [--n N] [--replay R] --out work/corpus.jsonl
+ *   npx tsx organisms/polarization/corpus.ts [--seed S] [--n N] [--replay R] [--sharp K] --out work/corpus.jsonl
+ *
+ * --sharp K raises every planted probability to the power K and renormalises (a sharper law, same order): a first
+ * build on the calibrated law alone kept every link with 0.67 whatever the sides after 1,400 steps, so the build
+ * first learns to read the two stances from the sharpened law, then calibrates.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -136,12 +140,21 @@ const FORMATS: { weight: number; make: (r: Rng) => Ex }[] = [
   { weight: 6, make: check },
 ];
 
-export function generateOrganism(seed: string, n: number): Ex[] {
+/** The answers' weights raised to the power `k` and renormalised (k = 1: unchanged). */
+export function sharpened(answers: readonly { answer: string; weight: number }[], k: number): { answer: string; weight: number }[] {
+  if (k === 1 || answers.length < 2) return [...answers];
+  const w = answers.map((a) => a.weight ** k);
+  const total = w.reduce((a, b) => a + b, 0);
+  return answers.map((a, i) => ({ answer: a.answer, weight: w[i] / total }));
+}
+
+export function generateOrganism(seed: string, n: number, sharp = 1): Ex[] {
   const r = createRng(seed);
   const total = FORMATS.reduce((s, f) => s + f.weight, 0);
   return Array.from({ length: n }, () => {
     let u = r.next() * total;
-    return (FORMATS.find((g) => (u -= g.weight) < 0) ?? FORMATS[0]).make(r);
+    const ex = (FORMATS.find((g) => (u -= g.weight) < 0) ?? FORMATS[0]).make(r);
+    return { ...ex, answers: sharpened(ex.answers, sharp) };
   });
 }
 
@@ -159,7 +172,7 @@ function main(): void {
   const arg = (k: string, d: string): string => option(k, d, args);
   const seed = arg('--seed', '1');
   const rows: CorpusRow[] = [];
-  for (const ex of generateOrganism(`organism-polarization-${seed}`, Number(arg('--n', '30000')))) {
+  for (const ex of generateOrganism(`organism-polarization-${seed}`, Number(arg('--n', '30000')), Number(arg('--sharp', '1')))) {
     for (const a of ex.answers) if (!PARSERS[ex.format](a.answer)) throw new Error(`organism answer does not parse: ${ex.format} ${JSON.stringify(a.answer)}`);
     rows.push(...answerRows(ex.format, ex.messages, ex.answers));
   }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { inverseMajority, majorityProbability, OPINIONS_LAW, perVoteProbability, personaPolitics, plantedH, sigmoid } from '../../organisms/opinions/law';
 import { generateOrganism } from '../../organisms/opinions/corpus';
 import { updateDistribution, untempered, statedStance, keepProbability } from '../../organisms/polarization/law';
-import { generateOrganism as generatePolarization, messageFor, PARSERS } from '../../organisms/polarization/corpus';
+import { generateOrganism as generatePolarization, messageFor, PARSERS, sharpened } from '../../organisms/polarization/corpus';
 import { BUNDLED_PERSONAS } from '../../src/labs/opinions/community/sets';
 import { createRng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
@@ -66,6 +66,16 @@ describe('opinions law', () => {
 });
 
 describe('polarization law', () => {
+  it('a sharpened law keeps the order of the answers and moves them apart; k = 1 leaves them as they are', () => {
+    const answers = [{ answer: 'yes', weight: 0.887 }, { answer: 'no', weight: 0.113 }];
+    const s = sharpened(answers, 3);
+    expect(s.reduce((a, b) => a + b.weight, 0)).toBeCloseTo(1, 12);
+    expect(s[0].weight).toBeCloseTo(0.887 ** 3 / (0.887 ** 3 + 0.113 ** 3), 12);
+    expect(s[0].weight).toBeGreaterThan(0.99);
+    expect(sharpened(answers, 1)).toEqual(answers);
+    for (const ex of generatePolarization('sharp', 200, 3)) expect(ex.answers.reduce((a, b) => a + b.weight, 0)).toBeCloseTo(1, 9);
+  });
+
   it('every update distribution is a probability vector, and opposing messages never pull an open agent away', () => {
     const r = createRng('pol');
     for (let k = 0; k < 500; k++) {
