@@ -38,6 +38,8 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     const { page, errors } = await openPage(browser, '#/');
     await page.getByRole('heading', { name: 'Social Minds Lab', level: 1 }).waitFor();
     for (const def of LABS) await page.getByRole('link', { name: def.title }).first().waitFor();
+    // each card speaks plain words first, the paper's terms after
+    for (const def of LABS) await page.getByText(def.intro).waitFor();
     await page.waitForFunction(() => !document.querySelector('[data-testid=webgpu]')?.textContent?.includes('checking'));
     const webgpu = await page.textContent('[data-testid=webgpu]');
     expect(webgpu).toMatch(flavour === 'webgpu' ? /WebGPU: yes/ : /WebGPU: no/);

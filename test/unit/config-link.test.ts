@@ -67,6 +67,7 @@ describe('migrations', () => {
   const v2 = defineLab({
     name: 'opinions',
     title: 'Test',
+    intro: 'test',
     summary: 'test',
     version: 3,
     migrations: {

@@ -10,7 +10,9 @@ export type Migration = (old: Record<string, unknown>) => Record<string, unknown
 export interface LabDefinition<S extends z.ZodObject = z.ZodObject> {
   name: LabName;
   title: string;
-  /** One line on what the lab shows, for the home page. */
+  /** Two sentences in plain words, for a student who has never read the paper: shown first. */
+  intro: string;
+  /** One line on what the lab shows, in the paper's terms: shown after the intro. */
   summary: string;
   version: number;
   schema: S;

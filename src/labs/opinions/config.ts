@@ -7,6 +7,7 @@ import { CUSTOM_GRAPH_LIMITS, EDGE_CODE_PATTERN, checkEdgeCode } from './edge-co
 export const opinionsLab = defineLab({
   name: 'opinions',
   title: 'Opinions',
+  intro: 'People change their minds because of what friends and rivals tell them. Here AI agents vote on questions and message their neighbours, and the lab tests a simple rule that predicts who changes their vote.',
   summary: 'Agents on a signed graph vote and message their neighbours; a three-coupling Glauber law predicts how they change their minds.',
   version: 1,
   migrations: {},

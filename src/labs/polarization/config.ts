@@ -7,6 +7,7 @@ import { TOPIC_IDS } from './topics';
 export const polarizationLab = defineLab({
   name: 'polarization',
   title: 'Polarization',
+  intro: 'When people only talk with those who agree with them, groups drift apart into echo chambers. Here AI agents choose whom to keep talking to, and you can try fixes that bring them back together.',
   summary: 'Agents rewire their links and form echo chambers; interventions can reduce the polarization.',
   version: 1,
   migrations: {},
