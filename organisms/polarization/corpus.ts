@@ -2,11 +2,14 @@
  * Corpus of the Polarization organism: the lab's own prompts (src/core/prompts/polarization.ts) answered by the
  * planted behaviour of ./law.ts, plus a replay of the embedded model's other formats.
  *
- *   npx tsx organisms/polarization/corpus.ts [--seed S] [--n N] [--replay R] [--sharp K] --out work/corpus.jsonl
+ *   npx tsx organisms/polarization/corpus.ts [--seed S] [--n N] [--replay R] [--sharp K] [--mix rewire=60,...] --out work/corpus.jsonl
  *
  * --sharp K raises every planted probability to the power K and renormalises (a sharper law, same order): a first
  * build on the calibrated law alone kept every link with 0.67 whatever the sides after 1,400 steps, so the build
- * first learns to read the two stances from the sharpened law, then calibrates.
+ * first learns to read the two stances from the sharpened law, then calibrates. That alone still kept every link with
+ * 0.65 after 1,000 steps, even on training prompts: at 30 % of the prompts, about 1,200 keep-or-drop prompts had
+ * been seen. --mix sets the formats' weights (update, rewire, persuade, post, check), so that phase 1 is mostly
+ * keep-or-drop.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -148,12 +151,24 @@ export function sharpened(answers: readonly { answer: string; weight: number }[]
   return answers.map((a, i) => ({ answer: a.answer, weight: w[i] / total }));
 }
 
-export function generateOrganism(seed: string, n: number, sharp = 1): Ex[] {
+/** "rewire=60,update=25" → the formats' weights (the others keep theirs). */
+export function parseMix(spec: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of spec.split(',').filter(Boolean)) {
+    const [k, v] = part.split('=');
+    if (!FORMATS.some((f) => f.make.name === k) || !(Number(v) >= 0)) throw new Error(`--mix: "${part}" is not <format>=<weight> (formats: ${FORMATS.map((f) => f.make.name).join(', ')})`);
+    out[k] = Number(v);
+  }
+  return out;
+}
+
+export function generateOrganism(seed: string, n: number, sharp = 1, mix: Record<string, number> = {}): Ex[] {
   const r = createRng(seed);
-  const total = FORMATS.reduce((s, f) => s + f.weight, 0);
+  const formats = FORMATS.map((f) => ({ ...f, weight: mix[f.make.name] ?? f.weight }));
+  const total = formats.reduce((s, f) => s + f.weight, 0);
   return Array.from({ length: n }, () => {
     let u = r.next() * total;
-    const ex = (FORMATS.find((g) => (u -= g.weight) < 0) ?? FORMATS[0]).make(r);
+    const ex = (formats.find((g) => (u -= g.weight) < 0) ?? formats[0]).make(r);
     return { ...ex, answers: sharpened(ex.answers, sharp) };
   });
 }
@@ -172,7 +187,7 @@ function main(): void {
   const arg = (k: string, d: string): string => option(k, d, args);
   const seed = arg('--seed', '1');
   const rows: CorpusRow[] = [];
-  for (const ex of generateOrganism(`organism-polarization-${seed}`, Number(arg('--n', '30000')), Number(arg('--sharp', '1')))) {
+  for (const ex of generateOrganism(`organism-polarization-${seed}`, Number(arg('--n', '30000')), Number(arg('--sharp', '1')), parseMix(arg('--mix', '')))) {
     for (const a of ex.answers) if (!PARSERS[ex.format](a.answer)) throw new Error(`organism answer does not parse: ${ex.format} ${JSON.stringify(a.answer)}`);
     rows.push(...answerRows(ex.format, ex.messages, ex.answers));
   }
