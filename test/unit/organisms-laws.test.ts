@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { inverseMajority, majorityProbability, OPINIONS_LAW, perVoteProbability, personaPolitics, plantedH, sigmoid } from '../../organisms/opinions/law';
 import { generateOrganism } from '../../organisms/opinions/corpus';
 import { updateDistribution, untempered, statedStance, keepProbability } from '../../organisms/polarization/law';
-import { generateOrganism as generatePolarization, messageFor, PARSERS, sharpened } from '../../organisms/polarization/corpus';
+import { generateOrganism as generatePolarization, messageFor, parseMix, PARSERS, sharpened } from '../../organisms/polarization/corpus';
 import { BUNDLED_PERSONAS } from '../../src/labs/opinions/community/sets';
 import { createRng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
@@ -74,6 +74,12 @@ describe('polarization law', () => {
     expect(s[0].weight).toBeGreaterThan(0.99);
     expect(sharpened(answers, 1)).toEqual(answers);
     for (const ex of generatePolarization('sharp', 200, 3)) expect(ex.answers.reduce((a, b) => a + b.weight, 0)).toBeCloseTo(1, 9);
+  });
+
+  it('--mix sets the formats\' weights and refuses an unknown format', () => {
+    const only = generatePolarization('mix', 100, 1, parseMix('rewire=1,update=0,persuade=0,post=0,check=0'));
+    expect(new Set(only.map((e) => e.format))).toEqual(new Set(['polarization.rewire']));
+    expect(() => parseMix('votes=3')).toThrow(/not <format>=<weight>/);
   });
 
   it('every update distribution is a probability vector, and opposing messages never pull an open agent away', () => {
