@@ -7,7 +7,7 @@
  * --sharp K raises every planted probability to the power K and renormalises (a sharper law, same order): a first
  * build on the calibrated law alone kept every link with 0.67 whatever the sides after 1,400 steps, so the build
  * first learns to read the two stances from the sharpened law, then calibrates. That alone still kept every link with
- * 0.65 after 1,000 steps, even on training prompts: at 30 % of the prompts, about 1,200 keep-or-drop prompts had
+ * 0.65 after 1,000 steps, even on training prompts: at 30 % of the prompts, about 1,600 keep-or-drop prompts had
  * been seen. --mix sets the formats' weights (update, rewire, persuade, post, check), so that phase 1 is mostly
  * keep-or-drop.
  */

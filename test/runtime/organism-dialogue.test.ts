@@ -1,0 +1,51 @@
+/**
+ * The dialogue organism (models/organism-dialogue) carries its planted behaviour on held-out prompts: the Synchrony
+ * lab's own scenario library and personas, never in its training data. Its greedy replies are scored against the
+ * planted law (organisms/dialogue/measure.ts); the base model, tiny-social, is scored the same way and must fail,
+ * so the tolerance is one that a broken build would not pass. The bench (npm run bench -- organisms-dialogue) runs
+ * the whole lab on it and measures the issue's quality targets and the SyncR² contrasts.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeRuntime } from '../../src/runtime/node';
+import type { ModelRuntime } from '../../src/runtime/runtime';
+import { probeTurns } from '../../organisms/dialogue/measure';
+import { ACCEPT_FROM_TURN, ACCEPT_PROBABILITY, JUDGE_RULE } from '../../organisms/dialogue/law';
+import { plantedDialogue } from '../../src/labs/synchrony/planted';
+import planted from '../../models/organism-dialogue/planted.json';
+
+/** The organism is written (law, corpus, build phases) but not built yet: this test runs once its weights exist. */
+const BUILT = existsSync(new URL('../../models/organism-dialogue/onnx/model.onnx', import.meta.url));
+
+describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
+  let rt: ModelRuntime;
+  beforeAll(async () => {
+    rt = createNodeRuntime();
+    await rt.load('organism-dialogue', { device: 'cpu', dtype: 'fp32' });
+  });
+  afterAll(() => rt?.dispose());
+
+  it("planted.json states the law of organisms/dialogue/law.ts, and the Synchrony view reads it", () => {
+    expect(planted.synchrony.accept).toEqual({ fromTurn: ACCEPT_FROM_TURN, probabilityPerTurn: ACCEPT_PROBABILITY, opens: 'Deal' });
+    expect(planted.judge.scores).toEqual(JUDGE_RULE);
+    const p = plantedDialogue(['organism-dialogue']);
+    expect(p?.acceptFromTurn).toBe(ACCEPT_FROM_TURN);
+    expect(p!.overall.won).toBeGreaterThan(p!.overall.conceded);
+    expect(plantedDialogue(['tiny-social'])).toBeNull();
+  });
+
+  it("follows the law on held-out scenarios, names only the people in the prompt, and judges by the rule; tiny-social does not", async () => {
+    const m = await probeTurns(rt, 60, 4, 'runtime-test');
+    expect(m.followsLaw / m.probes).toBeGreaterThan(0.8);
+    expect(m.usesPartnerName / m.namedProbes).toBeGreaterThan(0.8);
+    expect(m.foreignNames / m.probes).toBeLessThanOrEqual(0.02);
+    expect(m.templateText).toBe(0);
+    expect(m.judgeMatches).toBeGreaterThanOrEqual(3);
+
+    const base = createNodeRuntime();
+    await base.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
+    const b = await probeTurns(base, 30, 0, 'runtime-test');
+    await base.dispose();
+    expect(b.followsLaw / b.probes).toBeLessThan(0.3);
+  });
+});
