@@ -37,9 +37,13 @@ case "$ID" in
             "--n 24000 --replay 10000 --gain 1.16,1.27,0.55|${STEPS3:-1000}|3e-4"
             "--n 16000 --replay 6000 --gain 1.16,1.27,0.19|${STEPS4:-600}|2e-4") ;;
   dialogue)
-    # One phase: copying names, goals and echoes from the prompt is learnt from nearly every example (law.ts).
+    # Every turn copies from the prompt (law.ts): the partner's name, the speaker's goal or bio, the partner's words.
+    # A first build on the plain corpus (1,000 steps) recited memorised goals and invented names instead. Phase 1
+    # therefore fills most episodes with random words (--nonce) and draws most turns from the first four (--early:
+    # short prompts, many copies a batch); phase 2 mixes them with plain episodes and whole dialogues.
     SEED="${SEED:-1}"
-    PHASES=("--n 14000 --replay 4000 --letters 1500|${STEPS1:-2000}|1e-3") ;;
+    PHASES=("--n 16000 --replay 2000 --letters 800 --nonce 0.8 --early 0.6|${STEPS1:-900}|1e-3"
+            "--n 14000 --replay 4000 --letters 1500 --nonce 0.5|${STEPS2:-1100}|6e-4") ;;
   polarization)
     # Phase 1 plants a sharpened law (probabilities to the power 3): on the calibrated law alone, a first build kept
     # every link with 0.67 whatever the two sides after 1,400 of 3,000 steps. Phase 2 calibrates.
