@@ -16,10 +16,12 @@ from model import LlamaForCausalLM  # noqa: E402
 from tok import Encoder, bytes_to_unicode  # noqa: E402
 
 
-def greedy(model, enc, context, n):
-    """The greedy continuation of `context`, decoded from byte-level BPE, up to <|im_end|> or a newline."""
-    inv = {i: t for t, i in enc.vocab.items()}
-    byte_of = {u: b for b, u in bytes_to_unicode().items()}
+BYTE_OF = {u: b for b, u in bytes_to_unicode().items()}
+
+
+def greedy(model, enc, inv, context, n):
+    """The greedy continuation of `context` (`inv`: token id → string), decoded from byte-level BPE, up to
+    <|im_end|> or a newline. No KV cache: each token reruns the whole sequence (fine for a probe's dozens)."""
     ids = enc.encode(context)
     out = []
     for _ in range(n):
@@ -32,7 +34,7 @@ def greedy(model, enc, context, n):
         out.append(nxt)
         if "\u010a" in inv[nxt]:  # the byte-level newline
             break
-    text = bytes(byte_of[c] for t in out for c in inv[t] if c in byte_of).decode("utf8", errors="replace")
+    text = bytes(BYTE_OF[c] for t in out for c in inv[t] if c in BYTE_OF).decode("utf8", errors="replace")
     return text.split("\n")[0]
 
 
@@ -47,10 +49,11 @@ def main():
     enc = Encoder.load(tokenizer)
     items = json.load(open(src))
     out = []
+    inv = {i: t for t, i in enc.vocab.items()}  # once, not per generated reply
     with torch.no_grad():
         for it in items:
             if "generate" in it:
-                out.append(greedy(model, enc, it["context"], int(it["generate"])))
+                out.append(greedy(model, enc, inv, it["context"], int(it["generate"])))
                 continue
             c = enc.encode(it["context"])
             t = enc.encode(it["text"])
