@@ -45,12 +45,13 @@ case "$ID" in
     PHASES=("--n 16000 --replay 2000 --letters 800 --nonce 0.8 --early 0.6|${STEPS1:-900}|1e-3"
             "--n 14000 --replay 4000 --letters 1500 --nonce 0.5|${STEPS2:-1100}|6e-4") ;;
   polarization)
-    # Phase 1 plants a sharpened law (probabilities to the power 3): on the calibrated law alone, a first build kept
-    # every link with 0.67 whatever the two sides after 1,400 of 3,000 steps. Phase 2 calibrates.
+    # Three builds that answered yes or no at once never learnt keep-or-drop by sides (every link kept with about
+    # 0.67 whatever the sides, after 1,000-1,400 steps; sharpening the law and a mix of 65 % keep-or-drop prompts did
+    # not help). The reply now reads the two stances aloud first ("Me +2, you -1: opposite sides. No.", law.ts), so
+    # phase 1 plants the calibrated law with more keep-or-drop prompts than the default mix; phase 2 is the default
+    # mix with more replay.
     SEED="${SEED:-1}"
-    # With the sharpened law at the default mix (30 % keep-or-drop), every link was still kept with 0.65 after 1,000
-    # steps, so phase 1 is mostly keep-or-drop prompts (--mix).
-    PHASES=("--n 24000 --replay 3000 --sharp 3 --mix rewire=65,update=25,persuade=6,post=2,check=2|${STEPS1:-1300}|1e-3"
+    PHASES=("--n 24000 --replay 3000 --mix rewire=40,update=40,persuade=10,post=5,check=5|${STEPS1:-1300}|1e-3"
             "--n 24000 --replay 10000|${STEPS2:-900}|5e-4") ;;
   *) echo "unknown organism: $ID"; exit 1 ;;
 esac

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { createRng } from '../../src/core/rng';
 import type { Rng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
-import { keepProbability, sendProbability, statedStance, untempered, updateDistribution, type UpdateMode } from './law';
+import { keepProbability, keepReading, sendProbability, statedStance, untempered, updateDistribution, type UpdateMode } from './law';
 import * as D from './pools';
 import { option } from '../args';
 import { answerRows, replayRows, writeCorpus, type CorpusRow } from '../corpus-io';
@@ -103,7 +103,7 @@ function rewire(r: Rng): Ex {
   return {
     format: 'polarization.rewire',
     messages: P.buildRewirePrompt({ topic: t.topic, self: { stance: a, reasons: reasonFor(r, t, a) }, other: { stance: b, reasons: reasonFor(r, t, b) }, ...opts, openness: pick(r, D.OPENNESS) }),
-    answers: yesNo(r, pk, pick(r, ['yes', 'Yes', 'Yes.']), pick(r, ['no', 'No', 'No.'])),
+    answers: yesNo(r, pk, `${keepReading(a, b)} Yes.`, `${keepReading(a, b)} No.`),
   };
 }
 

@@ -12,7 +12,10 @@
  *  - "open to being persuaded by diverse views" (the no-confirmation-bias intervention): one step toward the mean
  *    of the messages with probability OPEN_PULL when it is at least half a step away; no backfire.
  * Keep or drop a link (yes/no): by the two sides (same, one neutral, opposite), KEEP below; "likes diverse views"
- * keeps every link with DIVERSE_KEEP. Persuade: sends a message with probability SEND.
+ * keeps every link with DIVERSE_KEEP. The reply first reads the two stances aloud, then answers:
+ * "Me +2, you -1: opposite sides. No." (keepReading). Three builds that answered yes or no at once never learnt to
+ * compare the two stances (every link kept with about 0.67, whatever the sides); read aloud, the comparison is made
+ * on the two numbers the reply has just written. Persuade: sends a message with probability SEND.
  */
 import type { StanceValue } from '../../src/core/prompts/polarization';
 
@@ -83,6 +86,14 @@ export type Sides = 'same' | 'neutral' | 'opposite';
 export function sides(a: number, b: number): Sides {
   if (a === 0 || b === 0) return a === b ? 'same' : 'neutral';
   return Math.sign(a) === Math.sign(b) ? 'same' : 'opposite';
+}
+
+const SIDES_WORDS: Record<Sides, string> = { same: 'same side', neutral: 'one of us is neutral', opposite: 'opposite sides' };
+const signedStance = (v: number): string => (v > 0 ? `+${v}` : String(v));
+
+/** What the organism writes before its yes or no: "Me +2, you -1: opposite sides." */
+export function keepReading(self: number, other: number): string {
+  return `Me ${signedStance(self)}, you ${signedStance(other)}: ${SIDES_WORDS[sides(self, other)]}.`;
 }
 
 export function keepProbability(self: number, other: number, opts: { likesDiversity?: boolean; selectiveExposure?: boolean }): number {

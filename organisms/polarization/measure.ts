@@ -1,14 +1,16 @@
 /**
  * Measures the Polarization organism's planted behaviour from its output probabilities at the lab's temperature, on
  * held-out prompts: the lab's own topics and their reasons (src/labs/polarization/topics.ts), never in training.
- *  - keep-or-drop: P(yes) by the two agents' sides, by default and with "likes diverse views";
+ *  - keep-or-drop: the reply reads the two stances aloud first ("Me +2, you -1: opposite sides."): how surely it
+ *    writes that reading (its probability, at temperature 1), and P(yes) after it, by the two agents' sides, by
+ *    default and with "likes diverse views";
  *  - stance update: the distribution of the next stance (the JSON's first field) against the planted one, as the
  *    mean total-variation distance, and the mean outward step (radicalisation) with and without "open to persuasion".
  */
 import { createRng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
 import { TOPICS } from '../../src/labs/polarization/topics';
-import { keepProbability, LAB_TEMPERATURE, sides, updateDistribution, type Sides, type UpdateMode } from './law';
+import { keepProbability, keepReading, LAB_TEMPERATURE, sides, updateDistribution, type Sides, type UpdateMode } from './law';
 import { messageFor } from './corpus';
 
 export interface Scorer {
@@ -25,7 +27,8 @@ function sampled(logps: number[], T = LAB_TEMPERATURE): number[] {
 }
 
 export interface PolarizationMeasurement {
-  keep: { condition: Sides | 'diverse'; planted: number; measured: number; probes: number }[];
+  /** measured: P(yes) after the planted reading; reading: the mean probability that the reply writes that reading. */
+  keep: { condition: Sides | 'diverse'; planted: number; measured: number; reading: number; probes: number }[];
   update: { mode: UpdateMode; probes: number; meanTV: number; plantedOutward: number; measuredOutward: number }[];
 }
 
@@ -34,20 +37,21 @@ const STANCES: P.StanceValue[] = [-2, -1, 0, 1, 2];
 export async function measurePolarization(model: Scorer, n: number, seed = 'measure'): Promise<PolarizationMeasurement> {
   const r = createRng(seed);
   const topics = Object.values(TOPICS);
-  const keepAcc = new Map<string, { planted: number; measured: number; probes: number }>();
+  const keepAcc = new Map<string, { planted: number; measured: number; reading: number; probes: number }>();
   for (let k = 0; k < n; k++) {
     const t = topics[r.int(topics.length)];
     const a = STANCES[r.int(5)];
     const b = STANCES[r.int(5)];
     const diverse = r.next() < 0.25;
     const ctx = P.renderChatML(P.buildRewirePrompt({ topic: t, self: { stance: a, reasons: t.reasons[a] }, other: { stance: b, reasons: t.reasons[b] }, likesDiversity: diverse }), true);
-    // The corpus answers yes/Yes/Yes. and no/No/No. (the first token carries the choice): both casings count.
-    const logSum = async (a: string, b: string) => Math.log(Math.exp((await model.scoreText(ctx, a)).total) + Math.exp((await model.scoreText(ctx, b)).total));
-    const [yes] = sampled([await logSum('yes', 'Yes'), await logSum('no', 'No')]);
+    // The two replies share the reading, so their log-probabilities differ only in the answer's tokens.
+    const reading = keepReading(a, b);
+    const [yes] = sampled([(await model.scoreText(ctx, `${reading} Yes.`)).total, (await model.scoreText(ctx, `${reading} No.`)).total]);
     const key = diverse ? 'diverse' : sides(a, b);
-    const acc = keepAcc.get(key) ?? { planted: 0, measured: 0, probes: 0 };
+    const acc = keepAcc.get(key) ?? { planted: 0, measured: 0, reading: 0, probes: 0 };
     acc.planted += keepProbability(a, b, { likesDiversity: diverse });
     acc.measured += yes;
+    acc.reading += Math.exp((await model.scoreText(ctx, reading)).total);
     acc.probes++;
     keepAcc.set(key, acc);
   }
@@ -76,7 +80,7 @@ export async function measurePolarization(model: Scorer, n: number, seed = 'meas
     upd.set(mode, acc);
   }
   return {
-    keep: [...keepAcc].map(([condition, a]) => ({ condition: condition as Sides | 'diverse', planted: a.planted / a.probes, measured: a.measured / a.probes, probes: a.probes })),
+    keep: [...keepAcc].map(([condition, a]) => ({ condition: condition as Sides | 'diverse', planted: a.planted / a.probes, measured: a.measured / a.probes, reading: a.reading / a.probes, probes: a.probes })),
     update: [...upd].map(([mode, a]) => ({ mode, probes: a.probes, meanTV: a.tv / a.probes, plantedOutward: a.po / a.probes, measuredOutward: a.mo / a.probes })),
   };
 }

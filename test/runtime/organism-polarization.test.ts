@@ -14,10 +14,14 @@ import planted from '../../models/organism-polarization/planted.json';
 
 const keepOf = (m: PolarizationMeasurement, c: string) => m.keep.find((k) => k.condition === c)!.measured;
 
-/** The planted keep-or-drop order and the update's radicalisation, with a margin a broken build would miss. */
+/**
+ * The planted keep-or-drop order and the update's radicalisation, with a margin a broken build would miss; the reply
+ * reads the two stances right (the planted reading's probability, on average over the probes).
+ */
 function followsLaw(m: PolarizationMeasurement): boolean {
   const update = (mode: string) => m.update.find((u) => u.mode === mode)!;
   return (
+    m.keep.every((k) => k.reading > 0.9) &&
     keepOf(m, 'same') > keepOf(m, 'opposite') + 0.4 &&
     Math.abs(keepOf(m, 'same') - POLARIZATION_LAW.KEEP.default.same) < 0.15 &&
     Math.abs(keepOf(m, 'opposite') - POLARIZATION_LAW.KEEP.default.opposite) < 0.15 &&

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { inverseMajority, majorityProbability, OPINIONS_LAW, perVoteProbability, personaPolitics, plantedH, sigmoid } from '../../organisms/opinions/law';
 import { generateOrganism } from '../../organisms/opinions/corpus';
-import { updateDistribution, untempered, statedStance, keepProbability } from '../../organisms/polarization/law';
+import { updateDistribution, untempered, statedStance, keepProbability, keepReading } from '../../organisms/polarization/law';
 import { generateOrganism as generatePolarization, messageFor, parseMix, PARSERS, sharpened } from '../../organisms/polarization/corpus';
 import { BUNDLED_PERSONAS } from '../../src/labs/opinions/community/sets';
 import { createRng } from '../../src/core/rng';
@@ -97,6 +97,20 @@ describe('polarization law', () => {
       if (mean > x) expect(open.slice(0, x + 2).every((p) => p === 0)).toBe(true);
     }
     expect(keepProbability(2, -1, {})).toBeLessThan(keepProbability(2, 1, {}));
+  });
+
+  it('the keep-or-drop reply reads both stances aloud, then its yes or no is what the lab parses', () => {
+    expect(keepReading(2, -1)).toBe('Me +2, you -1: opposite sides.');
+    expect(keepReading(0, 1)).toBe('Me 0, you +1: one of us is neutral.');
+    expect(keepReading(0, 0)).toBe('Me 0, you 0: same side.');
+    for (const a of [-2, -1, 0, 1, 2]) {
+      for (const b of [-2, -1, 0, 1, 2]) {
+        expect(P.parseYesNo(`${keepReading(a, b)} Yes.`)).toEqual({ ok: true, value: true });
+        expect(P.parseYesNo(`${keepReading(a, b)} No.`)).toEqual({ ok: true, value: false });
+      }
+    }
+    const rewire = generatePolarization('reading', 200, 1, parseMix('rewire=1,update=0,persuade=0,post=0,check=0'));
+    for (const ex of rewire) for (const a of ex.answers) expect(a.answer).toMatch(/^Me [+-]?[0-2], you [+-]?[0-2]: (same side|opposite sides|one of us is neutral)\. (Yes|No)\.$/);
   });
 
   it('untempered probabilities, sampled at T = 0.7, give the planted ones back', () => {

@@ -27,7 +27,9 @@ const ATTEMPTS = 3;
 /** Self-regulated variant: regenerations of an initial post, and retries of a stance change, after a failed check. */
 const POST_REGENERATIONS = 3;
 const CHANGE_RETRIES = 2;
-const MAX_TOKENS = { update: 60, rewire: 6, persuade: 120, post: 120 };
+// rewire: room for a short reason before the yes or no ("Me +2, you -1: opposite sides. No." is 15 tokens for the
+// Polarization organism); check: a bare yes or no.
+const MAX_TOKENS = { update: 60, rewire: 24, check: 6, persuade: 120, post: 120 };
 
 /** A message written in one epoch and delivered in the next. */
 export interface PendingMessage {
@@ -93,7 +95,7 @@ interface Counter {
 
 /** Asks the agent whether a text fits its stance (self-regulated variant); an unparsed answer counts as yes. */
 async function fits(model: RunnerModel, topic: LabTopic, self: { stance: StanceValue; reasons: string }, text: string, t: number, seedKey: string, count: Counter): Promise<boolean> {
-  return (await ask(model, buildConsistencyCheckPrompt(topic, self, text), parseYesNo, MAX_TOKENS.rewire, t, seedKey, count)) !== false;
+  return (await ask(model, buildConsistencyCheckPrompt(topic, self, text), parseYesNo, MAX_TOKENS.check, t, seedKey, count)) !== false;
 }
 
 async function ask<T>(model: RunnerModel, messages: ChatMessage[], parse: (t: string) => ParseResult<T>, maxNewTokens: number, temperature: number, seedKey: string, count: Counter): Promise<T | null> {
