@@ -42,6 +42,21 @@ function embeddedModels(): Plugin {
 }
 
 /**
+ * The compute worker imports the lab registry for the runners, and each lab module names its view as a lazy
+ * `import('./XView.svelte')`. A worker never calls it, so the worker build resolves .svelte files to an empty module
+ * instead of compiling the views a second time (and failing: the Svelte plugin is for the page).
+ */
+function noViewsInWorkers(): Plugin {
+  const stub = '\0lab-view-stub';
+  return {
+    name: 'no-views-in-workers',
+    enforce: 'pre',
+    resolveId: (id) => (id.endsWith('.svelte') ? stub : null),
+    load: (id) => (id === stub ? 'export default null;' : null),
+  };
+}
+
+/**
  * Cross-origin isolation lets onnxruntime-web run WASM on several threads (SharedArrayBuffer). Everything the app
  * loads is same-origin or fetched with CORS (hub models), which require-corp allows. A static host must send the
  * same two headers (docs/runtime.md); without them the lab still works, on one WASM thread.
@@ -53,7 +68,7 @@ const crossOriginIsolation = {
 
 export default defineConfig({
   plugins: [copyOrtAssets(), embeddedModels(), svelte()],
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [noViewsInWorkers()] },
   build: { target: 'es2022', chunkSizeWarningLimit: 4000 },
   server: { port: 5173, headers: crossOriginIsolation },
   preview: { port: 5173, headers: crossOriginIsolation },

@@ -5,8 +5,7 @@
  */
 import { validateConfig } from '../src/core/config/validate.ts';
 import { runHeadless } from '../src/core/runs/headless.ts';
-import { synchronyLab } from '../src/labs/synchrony/config.ts';
-import { RUNNERS } from '../src/labs/runners.ts';
+import { synchronyModule } from '../src/labs/synchrony/module.ts';
 import { loadRunModels } from '../cli/run-models.ts';
 import { listScenarios } from '../src/labs/synchrony/scenarios/index.ts';
 
@@ -14,12 +13,12 @@ const backend = process.argv[2] ?? 'cpu';
 const episodes = Number(process.argv[3] ?? 6);
 // Both speaking orders of one pairing per scenario: two episodes per scenario, in library order.
 const scenarios = listScenarios().slice(0, Math.ceil(episodes / 2)).map((s) => s.id);
-const checked = validateConfig(synchronyLab, { seed: 1, scenarios, episodeSeeds: [0], bothOrders: true, pairingsPerScenario: 1, controls: { passiveReader: true }, runtime: { device: backend, dtype: 'fp32' } });
+const checked = validateConfig(synchronyModule.definition, { seed: 1, scenarios, episodeSeeds: [0], bothOrders: true, pairingsPerScenario: 1, controls: { passiveReader: true }, runtime: { device: backend, dtype: 'fp32' } });
 if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
 const config = checked.value;
 const loaded = await loadRunModels(['tiny-social'], config.runtime);
 const t0 = performance.now();
-const bundle = await runHeadless(synchronyLab, RUNNERS.synchrony!, config as Record<string, unknown>, { models: loaded.models });
+const bundle = await runHeadless(synchronyModule.definition, synchronyModule.runner, config, { models: loaded.models });
 const seconds = (performance.now() - t0) / 1000;
 const turns = bundle.episodes.flatMap((e) => e.records.filter((r) => r.kind === 'turn'));
 await loaded.dispose();

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliUsageError, type CliCommand } from '../command.ts';
 import { readConfigInput } from '../config-input.ts';
-import { RUNNERS } from '../../src/labs/runners.ts';
+import { openLabByName } from '../../src/labs/registry.ts';
 import { runHeadless } from '../../src/core/runs/headless.ts';
 import { writeBundle } from '../../src/core/runs/bundle.ts';
 import { loadRunModels } from '../run-models.ts';
@@ -16,17 +16,16 @@ export const runCommand: CliCommand = {
     const { def, config } = readConfigInput(positionals[0]);
     const outDir = values.out;
     if (typeof outDir !== 'string' || !outDir) throw new CliUsageError('--out <dir> is required');
-    const runner = RUNNERS[def.name];
-    if (!runner) throw new CliUsageError(`the ${def.title} lab cannot run headless in this build yet`);
+    const lab = openLabByName(def.name);
     const started = performance.now();
-    const plan = runner.plan(config as never);
+    const plan = lab.plan(config);
     if (plan.unavailable) throw new CliUsageError(plan.unavailable);
     const cfgRuntime = ((config as Record<string, unknown>).runtime ?? {}) as { device?: string; dtype?: string };
     const runtime = { device: (values.device as string | undefined) ?? cfgRuntime.device, dtype: (values.dtype as string | undefined) ?? cfgRuntime.dtype };
     const loaded = plan.models.length ? await loadRunModels(plan.models, runtime, json ? undefined : err) : null;
     let bundle;
     try {
-      bundle = await runHeadless(def, runner, config as Record<string, unknown>, {
+      bundle = await runHeadless(def, lab, config, {
         models: loaded?.models,
         backend: loaded?.backend,
         dtype: loaded?.dtype,

@@ -1,12 +1,12 @@
 import * as Comlink from 'comlink';
-import type { LabDefinition } from '../core/config/lab-definition';
 import type { Episode, RunMeta } from '../core/runs/types';
 import { newRunId } from '../core/runs/types';
-import { RUNNERS } from '../labs/runners';
+import { openLabByName } from '../labs/registry';
+import type { OpenLab } from '../labs/lab-module';
 import { checkStorageFor, StorageFullError, type RunStore } from '../store/run-store';
 import { WorkerCrashed, type WorkerHost } from './worker-host';
 import type { ComputeWorkerApi } from '../../workers/compute.worker';
-import { episodeRng, type LabRunner } from '../core/runs/runner';
+import { episodeRng } from '../core/runs/runner';
 import { WorkerCrashedError, type ModelClient } from '../runtime/client';
 import type { RunnerModelSet } from '../runtime/runner-models';
 import { ensureRunModels, type RunRuntime } from './run-models';
@@ -50,10 +50,9 @@ export class RunController {
     });
   }
 
-  async start(def: LabDefinition, config: Record<string, unknown>): Promise<RunMeta | null> {
-    const runner = RUNNERS[def.name];
-    if (!runner) return this.fail(`The ${def.title} lab cannot run in this build yet.`);
-    const plan = runner.plan(config as never);
+  async start(lab: OpenLab, config: Record<string, unknown>): Promise<RunMeta | null> {
+    const { definition: def } = lab;
+    const plan = lab.plan(config);
     if (plan.unavailable) return this.fail(plan.unavailable);
     const space = await checkStorageFor(plan.bytesPerEpisode * plan.episodes);
     if (!space.ok) return this.fail(space.message);
@@ -115,10 +114,11 @@ export class RunController {
     let meta = initial;
     this.active = meta;
     let crashes = 0;
-    const runner = RUNNERS[meta.lab];
-    const modelIds = runner?.plan(meta.config as never).models ?? [];
+    const lab = openLabByName(meta.lab);
     this.localCancel = { cancelled: false };
     try {
+      // Inside the try: a stored config that no longer parses fails the run instead of leaving the page busy.
+      const modelIds = lab.plan(meta.config).models;
       if (modelIds.length) {
         meta = await this.loadModels(meta, modelIds);
         this.active = meta;
@@ -144,7 +144,7 @@ export class RunController {
             if (note !== undefined) this.live = note;
           };
           episode = modelIds.length
-            ? await this.runHere(runner!, meta, index, previous, onProgress)
+            ? await this.runHere(lab, meta, index, previous, onProgress)
             : await this.host.call((api) => api.runEpisode(job, meta.lab, meta.config, index, previous, Comlink.proxy(onProgress)));
         } catch (e) {
           if ((e instanceof WorkerCrashed || e instanceof WorkerCrashedError) && crashes < MAX_CRASH_RETRIES) {
@@ -189,8 +189,8 @@ export class RunController {
     return (await this.store()).updateRun(meta.id, { backend, dtype });
   }
 
-  private runHere(runner: LabRunner<never>, meta: RunMeta, index: number, previous: Episode | undefined, onProgress: (f: number, note?: string) => void): Promise<Episode> {
-    return runner.runEpisode(meta.config as never, {
+  private runHere(lab: OpenLab, meta: RunMeta, index: number, previous: Episode | undefined, onProgress: (f: number, note?: string) => void): Promise<Episode> {
+    return lab.runEpisode(meta.config, {
       index,
       rng: episodeRng(meta.seed, index),
       previous,

@@ -1,7 +1,7 @@
 import { episodeRng } from '../core/runs/runner';
 import type { Episode } from '../core/runs/types';
 import type { LabName } from '../core/config/lab-definition';
-import { RUNNERS } from './runners';
+import { openLabByName } from './registry';
 
 const cancelled = new Set<string>();
 
@@ -18,11 +18,9 @@ export const labRunApi = {
     previous: Episode | undefined,
     onProgress?: (fraction: number, note?: string) => void,
   ): Promise<Episode> {
-    const runner = RUNNERS[lab];
-    if (!runner) throw new Error(`the ${lab} lab has no runner in this build`);
     cancelled.delete(job);
     try {
-      return await runner.runEpisode(config as never, {
+      return await openLabByName(lab).runEpisode(config, {
         index,
         rng: episodeRng(Number(config.seed ?? 0), index),
         previous,
@@ -37,8 +35,7 @@ export const labRunApi = {
     cancelled.add(job);
   },
   async summarize(lab: LabName, config: Record<string, unknown>, episodes: Episode[]) {
-    const runner = RUNNERS[lab];
-    return runner ? await runner.summarize(config as never, episodes) : [];
+    return await openLabByName(lab).summarize(config, episodes);
   },
   /** For the crash-recovery test and for diagnosing: makes this worker die the way a real crash would. */
   crashForTest() {

@@ -120,10 +120,10 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
 
     const { loadRunModels } = await import('../../cli/run-models');
     const { runHeadless } = await import('../../src/core/runs/headless');
-    const { RUNNERS } = await import('../../src/labs/runners');
+    const { synchronyModule } = await import('../../src/labs/synchrony/module');
     const loaded = await loadRunModels(['tiny-social'], { device: 'wasm', dtype: 'fp32' });
     try {
-      const bundle = await runHeadless(synchronyLab, RUNNERS.synchrony!, config as Record<string, unknown>, { models: loaded.models });
+      const bundle = await runHeadless(synchronyLab, synchronyModule.runner, config, { models: loaded.models });
       const headless = bundle.results.find((r) => r.name === 'synchrony')!.value as SynchronyAnalysis;
       expect(bundle.episodes.map((e) => e.records.filter((r) => r.kind === 'turn').map((r) => r.text))).toEqual(browserTurns);
       expect(headless.parse).toEqual(inBrowser.parse);

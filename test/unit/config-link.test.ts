@@ -27,7 +27,7 @@ describe('lab schemas', () => {
     expect(Object.keys(config).length).toBeGreaterThan(3);
   });
   it('reports the field path and the reason', () => {
-    const result = validateConfig(labByName('opinions')!, { graph: { side: 1 }, dynamics: { update: 'sideways' } });
+    const result = validateConfig(labByName('opinions')!.definition, { graph: { side: 1 }, dynamics: { update: 'sideways' } });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors.map((e) => e.path).sort()).toEqual(['dynamics.update', 'graph.side']);

@@ -144,7 +144,7 @@ describe('trajectories from stored runs', { timeout: 60_000 }, () => {
     config.graph.edgeBudget = 60;
     config.dynamics.steps = 120;
     config.dynamics.replicas = 3;
-    const bundle = readBundle(writeBundle(await runHeadless(opinionsLab, opinionsRunner as never, config as never)), LABS);
+    const bundle = readBundle(writeBundle(await runHeadless(opinionsLab, opinionsRunner, config)), LABS);
     const r = trajectoriesFromBundle(bundle, { rounds: 60 });
     expect(r.ok).toBe(true);
     if (!r.ok) return;

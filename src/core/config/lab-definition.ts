@@ -7,8 +7,8 @@ export type Migration = (old: Record<string, unknown>) => Record<string, unknown
  * A lab declares its config once. The link codec, forms, storage, validation and the CLI all derive from this.
  * `schema` must be a zod object whose every field has a default, so `{}` parses to the default config.
  */
-export interface LabDefinition<S extends z.ZodObject = z.ZodObject> {
-  name: LabName;
+export interface LabDefinition<S extends z.ZodObject = z.ZodObject, N extends LabName = LabName> {
+  name: N;
   title: string;
   /** Two sentences in plain words, for a student who has never read the paper: shown first. */
   intro: string;
@@ -20,12 +20,16 @@ export interface LabDefinition<S extends z.ZodObject = z.ZodObject> {
   migrations: Record<number, Migration>;
 }
 
+/**
+ * The labs' names, in the order the app lists them. Core code names labs by these; each lab's module lives in
+ * src/labs/<name>/module.ts, and src/labs/registry.ts fails to compile unless its modules match this list exactly.
+ */
 export const LAB_NAMES = ['synchrony', 'similarity', 'opinions', 'polarization'] as const;
 export type LabName = (typeof LAB_NAMES)[number];
 
 export type ConfigOf<D extends LabDefinition> = z.output<D['schema']>;
 
-export function defineLab<S extends z.ZodObject>(def: LabDefinition<S>): LabDefinition<S> {
+export function defineLab<S extends z.ZodObject, N extends LabName>(def: LabDefinition<S, N>): LabDefinition<S, N> {
   for (let v = 1; v < def.version; v++) {
     if (!def.migrations[v]) throw new Error(`lab ${def.name}: missing migration from version ${v} to ${v + 1}`);
   }

@@ -18,17 +18,18 @@ export interface HeadlessOptions {
 
 /**
  * Runs a whole config without a UI or a store, in order, and returns the same bundle the UI exports. The CLI uses
- * it; the app runs the same runner episode by episode through the run controller.
+ * it (with a lab opened from the registry, whose runner parses the config first); the app runs the same runner
+ * episode by episode through the run controller.
  */
-export async function runHeadless(def: LabDefinition, runner: LabRunner<never>, config: Record<string, unknown>, opts: HeadlessOptions = {}): Promise<RunBundle> {
-  const plan = runner.plan(config as never);
+export async function runHeadless<C extends Record<string, unknown>>(def: LabDefinition, runner: LabRunner<C>, config: C, opts: HeadlessOptions = {}): Promise<RunBundle> {
+  const plan = runner.plan(config);
   if (plan.unavailable) throw new Error(plan.unavailable);
   const now = opts.now ?? (() => new Date());
   const seed = Number(config.seed ?? 0);
   const episodes: Episode[] = [];
   const cancel = opts.cancel ?? { cancelled: false };
   for (let index = 0; index < plan.episodes; index++) {
-    const ep = await runner.runEpisode(config as never, {
+    const ep = await runner.runEpisode(config, {
       index,
       rng: episodeRng(seed, index),
       cancel,
@@ -54,6 +55,6 @@ export async function runHeadless(def: LabDefinition, runner: LabRunner<never>, 
     createdAt: stamp,
     updatedAt: stamp,
   };
-  const results = (await runner.summarize(config as never, episodes)).map((r) => ({ ...r, updatedAt: stamp }));
+  const results = (await runner.summarize(config, episodes)).map((r) => ({ ...r, updatedAt: stamp }));
   return { meta, episodes, results };
 }

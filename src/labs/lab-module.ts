@@ -1,0 +1,98 @@
+import type { Component } from 'svelte';
+import type { z } from 'zod';
+import type { LabDefinition, LabName } from '../core/config/lab-definition';
+import type { EpisodeContext, LabRunner, RunPlan } from '../core/runs/runner';
+import type { Episode, RunResult } from '../core/runs/types';
+import type { LivePlot } from '../core/runs/live-plot';
+
+/** Props every lab view receives from the lab page: the lab's validated config and a way to change it (and the link). */
+export interface LabViewProps<C> {
+  config: C;
+  setConfig: (next: C) => void;
+}
+
+/** A lab's own view, loaded on demand so that the home page (and the compute worker) stays light. */
+export type LabViewLoader<C> = () => Promise<{ default: Component<LabViewProps<C>> }>;
+
+/** What the lab page offers now, and what it will do once its own work lands; shown on the lab's page. */
+export interface LabDescription {
+  now: string;
+  coming: readonly string[];
+}
+
+/** A named starting point: a few settings over the defaults, and in plain words what to notice when it runs. */
+export interface LabPreset<C> {
+  id: string;
+  title: string;
+  /** Plain-language "what to notice". */
+  caption: string;
+  config: Partial<C>;
+}
+
+/**
+ * Everything one lab declares, once: its config definition (id, title, texts, schema, migrations, version), its
+ * runner, its view, its description and its presets. `src/labs/registry.ts` lists these modules and nothing else.
+ */
+export interface LabModule<S extends z.ZodObject = z.ZodObject, N extends LabName = LabName> {
+  definition: LabDefinition<S, N>;
+  runner: LabRunner<z.output<S>>;
+  view: LabViewLoader<z.output<S>>;
+  description: LabDescription;
+  presets: readonly LabPreset<z.output<S>>[];
+}
+
+/** Declares a lab module; the type parameters come from the definition, so runner and view must agree with its schema. */
+export function defineLabModule<S extends z.ZodObject, N extends LabName>(module: LabModule<S, N>): LabModule<S, N> {
+  if (module.runner.lab !== module.definition.name) {
+    throw new Error(`lab ${module.definition.name}: its runner says it belongs to ${module.runner.lab}`);
+  }
+  return module;
+}
+
+/**
+ * Parses an untyped config with a lab's schema (defaults filled, throws the schema's error when it does not fit).
+ * A function rather than `schema.parse` so that a generic caller keeps the lab's config type.
+ */
+export function parseConfig<S extends z.ZodObject>(definition: LabDefinition<S, LabName>, raw: unknown): z.output<S> {
+  return definition.schema.parse(raw);
+}
+
+type Summary = Omit<RunResult, 'updatedAt'>[];
+
+/**
+ * One lab with its config type opened: every entry takes a config that arrived untyped (a link, the store, a worker
+ * message, the CLI), parses it with the lab's schema and only then calls the typed runner. A config that does not
+ * parse throws the schema's error rather than reaching the runner in the wrong shape.
+ */
+export interface OpenLab extends LabRunner<unknown> {
+  name: LabName;
+  definition: LabDefinition;
+  description: LabDescription;
+  /** The config as the runner sees it: `definition.schema.parse(raw)`. */
+  parse(raw: unknown): Record<string, unknown>;
+  plan(raw: unknown): RunPlan;
+  runEpisode(raw: unknown, ctx: EpisodeContext): Promise<Episode>;
+  summarize(raw: unknown, episodes: readonly Episode[]): Promise<Summary>;
+  /** What to draw while the run goes; null when the lab draws nothing live or the config does not parse. */
+  livePlot(raw: unknown, episodes: readonly Episode[]): LivePlot | null;
+}
+
+export function openLab<S extends z.ZodObject, N extends LabName>(module: LabModule<S, N>): OpenLab {
+  const { definition, runner, description } = module;
+  const parse = (raw: unknown) => parseConfig(definition, raw);
+  return {
+    name: definition.name,
+    lab: definition.name,
+    definition,
+    description,
+    parse,
+    plan: (raw) => runner.plan(parse(raw)),
+    runEpisode: (raw, ctx) => runner.runEpisode(parse(raw), ctx),
+    summarize: async (raw, episodes) => await runner.summarize(parse(raw), episodes),
+    livePlot: (raw, episodes) => {
+      if (!runner.livePlot) return null;
+      const parsed = definition.schema.safeParse(raw);
+      return parsed.success ? runner.livePlot(parsed.data, episodes) : null;
+    },
+  };
+}
