@@ -6,6 +6,7 @@
 import { parseStanceMessage, parseVote } from './opinions';
 import { parseMessage, parsePersuade, parseStanceUpdate, parseYesNo } from './polarization';
 import type { PolarizationTopic } from './polarization';
+import type { LabName } from '../config/lab-definition';
 import {
   parseBeautyNumber,
   parseBrainstorm,
@@ -39,7 +40,7 @@ export const PUBLIC_GOODS_DEFAULT_WEALTH = 100;
 
 export interface ReplyFormat {
   name: string;
-  lab: 'opinions' | 'polarization' | 'similarity' | 'synchrony';
+  lab: LabName;
   /** What the reply answers and what the parser returns, in one line. */
   summary: string;
   /** The FormatParams the parser uses. */
