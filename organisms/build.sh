@@ -38,12 +38,14 @@ case "$ID" in
             "--n 16000 --replay 6000 --gain 1.16,1.27,0.19|${STEPS4:-600}|2e-4") ;;
   dialogue)
     # Every turn copies from the prompt (law.ts): the partner's name, the speaker's goal or bio, the partner's words.
-    # A first build on the plain corpus (1,000 steps) recited memorised goals and invented names instead. Phase 1
-    # therefore fills most episodes with random words (--nonce) and draws most turns from the first four (--early:
-    # short prompts, many copies a batch); phase 2 mixes them with plain episodes and whole dialogues.
+    # Builds on the dialogue corpus alone never learnt to copy: on the plain corpus (1,000 steps) and with random-word
+    # goals and settings (--nonce) and short early turns (--early, 900 steps), it recited memorised words and invented
+    # names (0 of 9 replies used the partner's name). Phase 1 is therefore mostly copy drills (--copy: short prompts
+    # whose answer can only be copied), phase 2 the nonce dialogues with some drills, phase 3 plain and nonce mixed.
     SEED="${SEED:-1}"
-    PHASES=("--n 16000 --replay 2000 --letters 800 --nonce 0.8 --early 0.6|${STEPS1:-900}|1e-3"
-            "--n 14000 --replay 4000 --letters 1500 --nonce 0.5|${STEPS2:-1100}|6e-4") ;;
+    PHASES=("--n 3000 --replay 1500 --letters 300 --nonce 0.8 --early 0.6 --copy 40000|${STEPS1:-800}|1e-3"
+            "--n 16000 --replay 2000 --letters 800 --nonce 0.8 --early 0.6 --copy 4000|${STEPS2:-900}|1e-3"
+            "--n 14000 --replay 4000 --letters 1500 --nonce 0.5 --copy 2000|${STEPS3:-1000}|6e-4") ;;
   polarization)
     # Three builds that answered yes or no at once never learnt keep-or-drop by sides (every link kept with about
     # 0.67 whatever the sides, after 1,000-1,400 steps; sharpening the law and a mix of 65 % keep-or-drop prompts did

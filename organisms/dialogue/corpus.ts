@@ -3,11 +3,14 @@
  * turns, the judge and the passive reader, answered by the planted behaviour of ./law.ts on generated scenarios and
  * syllable names (./pools.ts), plus a replay of the embedded model's other formats.
  *
- *   npx tsx organisms/dialogue/corpus.ts [--seed S] [--n N] [--replay R] [--letters L] [--nonce F] [--early F] --out work/corpus.jsonl
+ *   npx tsx organisms/dialogue/corpus.ts [--seed S] [--n N] [--replay R] [--letters L] [--nonce F] [--early F] [--copy C] --out work/corpus.jsonl
  *
  * --nonce F: the share of episodes whose goals, setting and bios hold random words (pools.ts: they can only be
  * copied, never recalled); --early F: the share of turn examples drawn from the first four turns (short prompts,
  * many examples a batch: the copying is learnt there first).
+ * --copy C: C short copy drills (copyDrill): two builds on the dialogue corpus alone recited memorised words and
+ * invented names instead of copying from the prompt (0 of 9 replies used the partner's name after 900 steps), so a
+ * first phase of drills, where the answer can only be copied, lets the model form the copying circuit first.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -124,12 +127,36 @@ export function generateOrganism(seed: string, n: number, mix: CorpusMix = PLAIN
   });
 }
 
+const DRILLS: { ask: string; answer: (span: string, name: string) => string }[] = [
+  { ask: 'Repeat exactly: {s}', answer: (s) => s },
+  { ask: '{n} said: {s}\nReply to {n} by name.', answer: (_, n) => `Hello, ${n.split(' ')[0]}.` },
+  { ask: '{n} said: {s}\nEcho their first three words, then greet them.', answer: (s, n) => `${s.split(' ').slice(0, 3).join(' ')}? Hello, ${n.split(' ')[0]}.` },
+  { ask: 'Your goal: {s}\nThe other person is {n}. State your goal to them.', answer: (s, n) => `${s.replace(/[.!?]+$/, '')}: can we agree on that, ${n.split(' ')[0]}?` },
+];
+
+/**
+ * A copy drill: a short prompt holding a random span (nonce words, a nonce goal or a fact) and a name, whose answer
+ * copies them as the dialogue turns do (the span, its first words, the first name).
+ */
+export function copyDrill(r: Rng): Ex {
+  const sc = D.nonceScenario(r, WORD_LIST);
+  const span = chance(r, 0.5) ? sc.goals[r.int(2)] : Array.from({ length: 2 + r.int(8) }, () => D.nonceWord(r, WORD_LIST)).join(' ');
+  const name = chance(r, 0.5) ? `${D.pick(r, FIRST_NAMES)} ${D.syllableName(r)}` : `${D.syllableName(r)} ${D.syllableName(r)}`;
+  const d = D.pick(r, DRILLS);
+  return { format: 'synchrony.copy', messages: [{ role: 'user', content: d.ask.replace(/\{s\}/g, span).replace(/\{n\}/g, name) }], answer: d.answer(span, name) };
+}
+
 function main(): void {
   const arg = (k: string, d: string): string => option(k, d);
   const seed = arg('--seed', '1');
   const rows: CorpusRow[] = [];
   const mix: CorpusMix = { nonce: Number(arg('--nonce', '0')), early: Number(arg('--early', '0')) };
   for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix)) rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
+  const drills = createRng(`organism-dialogue-copy-${seed}`);
+  for (let k = 0; k < Number(arg('--copy', '0')); k++) {
+    const ex = copyDrill(drills);
+    rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
+  }
   // tiny-social's synchrony formats carry another behaviour, so they are left out of the replay.
   rows.push(...replayRows(`organism-dialogue-replay-${seed}`, Number(arg('--replay', '4000')), 'synchrony.', Number(arg('--letters', '1500'))));
   writeCorpus(rows, resolve(arg('--out', 'work/corpus.jsonl')));

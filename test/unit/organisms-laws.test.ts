@@ -11,7 +11,7 @@ import { BUNDLED_PERSONAS } from '../../src/labs/opinions/community/sets';
 import { createRng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
 import { ACCEPT_PROBABILITY, echoOf, isDeal, LAST_TURN, outcomeFor, plantedDialogue, plantedOverall, untemperedChance } from '../../organisms/dialogue/law';
-import { generateOrganism as generateDialogue } from '../../organisms/dialogue/corpus';
+import { copyDrill, generateOrganism as generateDialogue } from '../../organisms/dialogue/corpus';
 import { dialogueQuality, foreignNames, hasTemplateText } from '../../organisms/dialogue/measure';
 import { BUNDLED_SCENARIO_SET, episodeFor } from '../../src/labs/synchrony/scenarios';
 
@@ -137,6 +137,16 @@ describe('polarization law', () => {
 });
 
 describe('dialogue law', () => {
+  it('a copy drill answers only with words and a first name that its prompt holds', () => {
+    const r = createRng('drill');
+    for (let k = 0; k < 300; k++) {
+      const ex = copyDrill(r);
+      const prompt = ex.messages.map((m) => m.content).join(' ');
+      const words = new Set(P.words(prompt));
+      for (const w of P.words(ex.answer)) if (!/^(Hello|can|we|agree|on|that)$/.test(w)) expect(words.has(w), `${w} in ${ex.answer}`).toBe(true);
+    }
+  });
+
   const library = () =>
     BUNDLED_SCENARIO_SET.scenarios.flatMap((s) => s.pairings.map((_, k) => episodeFor(BUNDLED_SCENARIO_SET, s.id, k)));
 
