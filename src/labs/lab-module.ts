@@ -20,13 +20,18 @@ export interface LabDescription {
   coming: readonly string[];
 }
 
+/** Some of a config's settings, at any depth (a list is given whole); the schema's defaults fill the rest. */
+export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
 /** A named starting point: a few settings over the defaults, and in plain words what to notice when it runs. */
 export interface LabPreset<C> {
+  /** Lower-case letters, digits and dashes: it travels in links (`preset=`). */
   id: string;
   title: string;
-  /** Plain-language "what to notice". */
+  /** Plain-language "what to notice", shown beside the run. */
   caption: string;
-  config: Partial<C>;
+  /** Parsed with the lab's schema, whose defaults fill every setting not given here. */
+  config: DeepPartial<C>;
 }
 
 /**
@@ -68,6 +73,10 @@ export interface OpenLab extends LabRunner<unknown> {
   name: LabName;
   definition: LabDefinition;
   description: LabDescription;
+  /** The lab's presets (their texts; presetConfig gives the config). */
+  presets: readonly { id: string; title: string; caption: string }[];
+  /** A preset's full config (its settings over the defaults), or null when the lab has no preset of that id. */
+  presetConfig(id: string): Record<string, unknown> | null;
   /** The config as the runner sees it: `definition.schema.parse(raw)`. */
   parse(raw: unknown): Record<string, unknown>;
   plan(raw: unknown): RunPlan;
@@ -86,6 +95,11 @@ export function openLab<S extends z.ZodObject, N extends LabName>(module: LabMod
     definition,
     description,
     parse,
+    presets: module.presets.map(({ id, title, caption }) => ({ id, title, caption })),
+    presetConfig: (id) => {
+      const preset = module.presets.find((p) => p.id === id);
+      return preset ? parse(preset.config) : null;
+    },
     plan: (raw) => runner.plan(parse(raw)),
     runEpisode: (raw, ctx) => runner.runEpisode(parse(raw), ctx),
     summarize: async (raw, episodes) => await runner.summarize(parse(raw), episodes),

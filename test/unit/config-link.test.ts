@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LABS, labByName } from '../../src/labs/registry';
-import { decodeLink, defaultConfig, defineLab, encodeLinkFragment, validateConfig, MAX_DECODED_BYTES } from '../../src/core/config';
+import { decodeLink, defaultConfig, defineLab, encodeLinkFragment, parseFragment, parseViewOptions, validateConfig, DEFAULT_VIEW_OPTIONS, MAX_DECODED_BYTES } from '../../src/core/config';
 import { fromBase64Url, toBase64Url } from '../../src/core/config/base64url';
 import { hostileLinks } from '../fixtures/hostile-links';
 
@@ -86,5 +86,29 @@ describe('migrations', () => {
   });
   it('refuses a definition with a missing migration', () => {
     expect(() => defineLab({ ...v2, version: 4 })).toThrow(/missing migration from version 3/);
+  });
+});
+
+describe('view options (a teacher link)', () => {
+  it('travel beside the config and come back as they were', () => {
+    const def = LABS[0];
+    const view = { preset: 'partner-vs-reader', hideSettings: true, autorun: true, presenter: true };
+    const fragment = encodeLinkFragment(def, defaultConfig(def), view);
+    const parsed = parseFragment(fragment);
+    expect(parsed.view).toEqual(view);
+    expect(parsed.viewErrors).toEqual([]);
+    expect(parsed.route).toBe(def.name);
+    const decoded = decodeLink(fragment, LABS);
+    expect(decoded.ok && decoded.value.config).toEqual(defaultConfig(def));
+    // the defaults add nothing to the link
+    expect(encodeLinkFragment(def, defaultConfig(def))).not.toMatch(/&/);
+    expect(parseFragment(encodeLinkFragment(def, defaultConfig(def))).view).toEqual(DEFAULT_VIEW_OPTIONS);
+  });
+
+  it('a bad value is reported, ignored, and never reaches the page as it was written', () => {
+    const { options, errors } = parseViewOptions(new URLSearchParams('preset=<img src=x onerror=alert(1)>&hide=everything&run=yes&big=1'));
+    expect(options).toEqual({ preset: null, hideSettings: false, autorun: false, presenter: true });
+    expect(errors.map((e) => e.path).sort()).toEqual(['hide', 'preset', 'run']);
+    expect(errors.find((e) => e.path === 'preset')!.message).not.toContain('<img');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LAB_NAMES, type LabName } from '../../src/core/config/lab-definition';
 import { parseConfig } from '../../src/labs/lab-module';
+import { REGISTRY } from '../../models/registry';
 import { LAB_MODULE_BY_NAME, LAB_MODULES, LABS, OPEN_LABS, labByName, openLabByName, type LabModules } from '../../src/labs/registry';
 
 // Compile-time: every lab name has a module with every piece. A missing module, or a module without a runner, a view,
@@ -59,5 +60,21 @@ describe('lab modules', () => {
     for (const name of LAB_NAMES) expect(labByName(name)?.definition).toBe(LAB_MODULE_BY_NAME[name].definition);
     expect(labByName('runs')).toBeUndefined();
     expect(labByName('constructor')).toBeUndefined();
+  });
+});
+
+describe('lab presets', () => {
+  it.each(OPEN_LABS.map((l) => [l.name, l] as const))('%s has a preset that shows its effect, and that can run here', (name, lab) => {
+    expect(lab.presets.length).toBeGreaterThan(0);
+    for (const p of lab.presets) {
+      expect(p.id).toMatch(/^[a-z0-9][a-z0-9-]{0,39}$/);
+      expect(p.caption.length).toBeGreaterThan(60);
+      const config = lab.presetConfig(p.id);
+      expect(config).not.toBeNull();
+      const plan = lab.plan(config);
+      expect(plan.unavailable, `${name}/${p.id}: ${plan.unavailable}`).toBeUndefined();
+      for (const id of plan.models) expect(REGISTRY.some((m) => m.id === id), `${id} is a registered model`).toBe(true);
+    }
+    expect(lab.presetConfig('no-such-preset')).toBeNull();
   });
 });

@@ -2,4 +2,5 @@ export * from './lab-definition';
 export * from './errors';
 export * from './validate';
 export * from './link';
+export * from './view-options';
 export { scanUntrusted, parseJson } from './untrusted';

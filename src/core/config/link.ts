@@ -1,9 +1,10 @@
 import { deflateSync, Inflate, strToU8, strFromU8 } from 'fflate';
 import type { ConfigOf, LabDefinition, LabName } from './lab-definition';
-import type { Validated } from './errors';
+import type { FieldError, Validated } from './errors';
 import { fromBase64Url, toBase64Url } from './base64url';
 import { parseJson } from './untrusted';
 import { validateConfig } from './validate';
+import { DEFAULT_VIEW_OPTIONS, parseViewOptions, viewOptionsQuery, type ViewOptions } from './view-options';
 
 /** A link's decoded JSON may not exceed this, whatever its compressed size (a zip bomb stops here). */
 export const MAX_DECODED_BYTES = 64 * 1024;
@@ -16,11 +17,14 @@ export interface LinkEnvelope {
   config: Record<string, unknown>;
 }
 
-/** `#/<lab>?c=<base64url(deflate(JSON {lab, v, config}))>`: the route names the lab, the payload repeats it. */
-export function encodeLinkFragment(def: LabDefinition, config: ConfigOf<LabDefinition>): string {
+/**
+ * `#/<lab>?c=<base64url(deflate(JSON {lab, v, config}))>`: the route names the lab, the payload repeats it; view
+ * options (a teacher's link: preset, hidden settings, run on open, presenter mode) follow as plain parameters.
+ */
+export function encodeLinkFragment(def: LabDefinition, config: ConfigOf<LabDefinition>, view: ViewOptions = DEFAULT_VIEW_OPTIONS): string {
   const envelope: LinkEnvelope = { lab: def.name, v: def.version, config: config as Record<string, unknown> };
   const payload = toBase64Url(deflateSync(strToU8(JSON.stringify(envelope)), { level: 9 }));
-  return `#/${def.name}?c=${payload}`;
+  return `#/${def.name}?c=${payload}${viewOptionsQuery(view)}`;
 }
 
 function inflateCapped(bytes: Uint8Array): Uint8Array | 'too-big' | 'corrupt' {
@@ -87,14 +91,23 @@ export function decodeLinkPayload(payload: string, labs: readonly LabDefinition[
   return { ok: true, value: { def, config: result.value, fromVersion: env.v } };
 }
 
-/** Splits `#/<lab>?c=<payload>` (or the same without `#`). */
-export function parseFragment(fragment: string): { route: string; payload: string | null } {
+export interface ParsedFragment {
+  route: string;
+  payload: string | null;
+  view: ViewOptions;
+  /** View options the link gave that could not be read (each ignored). */
+  viewErrors: FieldError[];
+}
+
+/** Splits `#/<lab>?c=<payload>&<view options>` (or the same without `#`). */
+export function parseFragment(fragment: string): ParsedFragment {
   const f = fragment.replace(/^#/, '');
   const q = f.indexOf('?');
   const route = (q < 0 ? f : f.slice(0, q)).replace(/^\/+|\/+$/g, '');
-  if (q < 0) return { route, payload: null };
+  if (q < 0) return { route, payload: null, view: DEFAULT_VIEW_OPTIONS, viewErrors: [] };
   const params = new URLSearchParams(f.slice(q + 1));
-  return { route, payload: params.get('c') };
+  const { options, errors } = parseViewOptions(params);
+  return { route, payload: params.get('c'), view: options, viewErrors: errors };
 }
 
 /** For the CLI and imports: a full URL, a bare fragment, or a bare payload. */

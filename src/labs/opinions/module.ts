@@ -14,6 +14,18 @@ export const opinionsModule = defineLabModule({
       'Batched generation, so that the K votes of an agent cost one call.',
     ],
   },
-  // Named starting points with a "what to notice" caption; none yet.
-  presets: [],
+  // One click from the home page: a small community of LLM agents on a signed graph, and the fit of the law.
+  presets: [
+    {
+      id: 'friends-and-rivals',
+      title: 'Friends pull, rivals push',
+      caption:
+        'Each agent votes, then reads what its friends (green links) and rivals (red links) wrote. In the Fit panel, a positive friendly coupling means agents move toward their friends, a negative unfriendly one means they move away from their rivals. The organism model was trained to do exactly that, so the fit should find it.',
+      config: {
+        mode: 'community',
+        graph: { generator: 'random', agents: 10, edgeBudget: 20, friendlyShare: 0.6 },
+        community: { model: 'organism-opinions', rounds: 4, votesPerRound: 5, questionKind: 'subjective' },
+      },
+    },
+  ],
 });

@@ -13,6 +13,21 @@ export const polarizationModule = defineLabModule({
       'A sweep over the mechanism experiments (trait fractions, elite stances) in one go, and opinion maps over the network.',
     ],
   },
-  // Named starting points with a "what to notice" caption; none yet.
-  presets: [],
+  // One click from the home page: LLM agents form echo chambers, then an intervention from the middle of the run.
+  presets: [
+    {
+      id: 'echo-chambers',
+      title: 'Echo chambers, and a way out',
+      caption:
+        'H measures how much agents talk only with their own side. For the first epochs the agents drop links to people who disagree, so H climbs: an echo chamber forms. From the marked epoch, links are rewired at random (the intervention) and H falls back.',
+      config: {
+        agents: 12,
+        epochs: 6,
+        agentKind: 'llm',
+        model: 'tiny-social',
+        network: { generator: 'ring', degree: 4, rewireProbability: 0.1 },
+        intervention: { kind: 'randomInteractions', fromEpoch: 3 },
+      },
+    },
+  ],
 });

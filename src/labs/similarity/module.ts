@@ -14,6 +14,21 @@ export const similarityModule = defineLabModule({
       'The "same tokenizer" covariate (the registry does not record tokenizers yet).',
     ],
   },
-  // Named starting points with a "what to notice" caption; none yet.
-  presets: [],
+  // One click from the home page: several models, their CKA maps, games and a novelty task, and the regression.
+  presets: [
+    {
+      id: 'alike-cooperate',
+      title: 'Do alike models get along?',
+      caption:
+        'First the maps: bright squares mean two models process text in a similar way. Then the games and the shared stories: the regression asks whether the more alike pairs cooperate more and write less novel work together. The embedded models are close relatives of one another, so the differences are small.',
+      config: {
+        models: ['tiny-social', 'organism-opinions', 'organism-opinions'],
+        probes: { set: 'builtin-questions', count: 16, custom: [], batchSize: 8 },
+        games: ['splitDollar', 'publicGoods'],
+        rounds: 2,
+        novelty: ['haiku'],
+        noveltyRounds: 2,
+      },
+    },
+  ],
 });

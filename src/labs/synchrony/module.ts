@@ -14,6 +14,19 @@ export const synchronyModule = defineLabModule({
       'Several compute workers for the ridge maps of large hub models.',
     ],
   },
-  // Named starting points with a "what to notice" caption; none yet.
-  presets: [],
+  // One click from the home page: the paper's key comparison (the partner against a passive reader), with the judge.
+  presets: [
+    {
+      id: 'partner-vs-reader',
+      title: 'Partner or bystander?',
+      caption:
+        'Look at the bars: how well agent A\'s inner state predicts what its partner B thinks next, against a passive reader who only listens. In the paper the partner is predicted far better. The embedded toy model does not plan its replies, so here both stay near zero: it shows how the test works, not the effect.',
+      config: {
+        scenarios: ['negotiation-used-bike', 'negotiation-flea-market-lamp', 'negotiation-rent-renewal'],
+        maxUtterancesPerAgent: 5,
+        controls: { passiveReader: true, byRelationship: true },
+        judge: { enabled: true, model: 'tiny-social' },
+      },
+    },
+  ],
 });

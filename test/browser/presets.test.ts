@@ -1,0 +1,74 @@
+/**
+ * A teacher's first minute: from the home page, each lab's preset is one click; the run starts by itself, its
+ * "what to notice" caption is on screen, and the figure that carries the effect appears. The time from the click
+ * to that figure is logged (the closing note and docs/benchmarks.md quote it); the limit here only catches a
+ * preset that hangs. A teacher link with hidden settings opens in a fresh page on the same numbers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launch, openPage, waitFor } from './setup/browser';
+import { runState, storedResult } from './setup/runs';
+import { LAB_NAMES, type LabName } from '../../src/core/config/lab-definition';
+
+/** The figure of each lab that shows its effect once the preset's run is done. */
+const EFFECT: Record<LabName, string> = {
+  synchrony: 'sync-summary',
+  similarity: 'sim-cka',
+  opinions: 'fit-results',
+  polarization: 'pol-results',
+};
+
+async function finished(page: Page, timeoutMs: number) {
+  await waitFor(page, async () => ['done', 'failed'].includes((await runState(page)).status ?? ''), timeoutMs);
+  const state = await runState(page);
+  expect(state.status, await page.locator('[role=alert]').allTextContents().then((t) => t.join(' | '))).toBe('done');
+  return state;
+}
+
+describe('presets from the home page (Chromium, wasm)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launch('wasm');
+  });
+  afterAll(() => browser?.close());
+
+  it.each(LAB_NAMES.map((n) => [n]))('%s: one click shows the effect and says what to notice', async (lab) => {
+    const { page, errors } = await openPage(browser, '');
+    const show = page.getByTestId(`preset-${lab}`);
+    await show.waitFor();
+    const t0 = Date.now();
+    await show.click();
+    await page.getByTestId('preset-caption').waitFor();
+    expect((await page.getByTestId('preset-caption').textContent())?.length).toBeGreaterThan(80);
+    await finished(page, 240_000);
+    await page.getByTestId(EFFECT[lab]).waitFor({ timeout: 60_000 });
+    console.log(`preset ${lab}: effect figure after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a teacher link hides the settings, starts the run, and gives the same numbers in a fresh page', async () => {
+    const { page } = await openPage(browser, '');
+    await page.getByTestId('preset-polarization').click();
+    const first = await finished(page, 240_000);
+    await page.getByLabel('the settings hidden').check();
+    await page.getByLabel('the run started on opening').check();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    const link = await page.evaluate(() => navigator.clipboard.readText()).catch(async () => (await page.getByText('Copy this link:').textContent())!.replace('Copy this link: ', ''));
+    expect(link).toMatch(/&hide=settings&run=1/);
+    const firstResult = await storedResult<{ series: unknown[] }>(page, first.id!, 'polarization');
+
+    const fresh = await browser.newContext();
+    const student = await fresh.newPage();
+    await student.goto(link);
+    await student.getByTestId('preset-caption').waitFor();
+    expect(await student.locator('#settings-title').count()).toBe(0);
+    const second = await finished(student, 240_000);
+    expect(second.id).not.toBe(first.id);
+    const secondResult = await storedResult<{ series: unknown[] }>(student, second.id!, 'polarization');
+    expect(secondResult.series).toEqual(firstResult.series);
+    await fresh.close();
+    await page.close();
+  });
+});
