@@ -17,7 +17,8 @@ const suite: BenchSuite = {
   title: 'Model organisms: the Polarization organism',
   async run() {
     const lines: string[] = ['### Planted probabilities on held-out prompts (the lab\'s own topics and reasons)', ''];
-    lines.push('| dtype | keep: same side (planted) | keep: one neutral | keep: opposite | keep: likes diverse views | update TV distance, default / open | outward step, default: planted / measured | open: planted / measured |', '|---|---|---|---|---|---|---|---|');
+    lines.push('Keep-or-drop: P(yes) after the reply has read the two stances aloud, with the planted value in brackets; "read right" is the mean probability that the reply writes the right reading ("Me +2, you -1: opposite sides.").', '');
+    lines.push('| dtype | keep: same side (planted) | keep: one neutral | keep: opposite | keep: likes diverse views | read right | update TV distance, default / open | outward step, default: planted / measured | open: planted / measured |', '|---|---|---|---|---|---|---|---|---|');
     for (const dtype of ['fp32', 'q4'] as const) {
       const rt = createNodeRuntime();
       await rt.load(MODEL, { device: 'cpu', dtype });
@@ -27,10 +28,11 @@ const suite: BenchSuite = {
         const x = m.keep.find((e) => e.condition === c);
         return x ? `${x.measured.toFixed(2)} (${x.planted.toFixed(2)})` : 'n/a';
       };
+      const read = m.keep.reduce((a, e) => a + e.reading * e.probes, 0) / m.keep.reduce((a, e) => a + e.probes, 0);
       const u = (mode: string) => m.update.find((e) => e.mode === mode);
       const d = u('default');
       const o = u('open');
-      lines.push(`| ${dtype} | ${k('same')} | ${k('neutral')} | ${k('opposite')} | ${k('diverse')} | ${d?.meanTV.toFixed(2)} / ${o?.meanTV.toFixed(2)} | ${d ? `${signedNumber(d.plantedOutward, 2)} / ${signedNumber(d.measuredOutward, 2)}` : ''} | ${o ? `${signedNumber(o.plantedOutward, 2)} / ${signedNumber(o.measuredOutward, 2)}` : ''} |`);
+      lines.push(`| ${dtype} | ${k('same')} | ${k('neutral')} | ${k('opposite')} | ${k('diverse')} | ${read.toFixed(2)} | ${d?.meanTV.toFixed(2)} / ${o?.meanTV.toFixed(2)} | ${d ? `${signedNumber(d.plantedOutward, 2)} / ${signedNumber(d.measuredOutward, 2)}` : ''} | ${o ? `${signedNumber(o.plantedOutward, 2)} / ${signedNumber(o.measuredOutward, 2)}` : ''} |`);
     }
     const rt = createNodeRuntime();
     const info = await rt.load(MODEL, { device: 'cpu', dtype: 'fp32' });

@@ -19,8 +19,8 @@ describe('Polarization lab with LLM agents in Chromium (wasm)', () => {
   });
   afterAll(() => browser?.close());
 
-  it('runs two epochs of six agents on the embedded model from a link', async () => {
-    const checked = validateConfig(polarizationLab, { seed: 3, agents: 6, epochs: 2, agentKind: 'llm', model: 'tiny-social', network: { generator: 'ring', degree: 2 }, llm: { initialPostShare: 0.5 }, runtime: { device: 'wasm', dtype: 'fp32' } });
+  it('runs two epochs of six agents on the Polarization organism from a link, beside its planted law', async () => {
+    const checked = validateConfig(polarizationLab, { seed: 3, agents: 6, epochs: 2, agentKind: 'llm', model: 'organism-polarization', network: { generator: 'ring', degree: 2 }, llm: { initialPostShare: 0.5 }, runtime: { device: 'wasm', dtype: 'fp32' } });
     if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
     const { page, errors } = await openPage(browser, encodeLinkFragment(polarizationLab, checked.value));
     await page.getByRole('heading', { name: 'Polarization', level: 1 }).waitFor();
@@ -44,6 +44,9 @@ describe('Polarization lab with LLM agents in Chromium (wasm)', () => {
     const csv = Buffer.concat(chunks).toString('utf8');
     expect(csv.split('\n')[0]).toBe('epoch,agent,received,stance_before,stance_after,kept,dropped,wrote_to,failures,reasons');
     expect(csv.trim().split('\n').length).toBeGreaterThan(1);
+    // The organism's planted keep-or-drop law beside the run's measured keep shares.
+    await page.getByTestId('pol-planted').waitFor();
+    expect(await page.getByTestId('pol-planted-keep').locator('tbody tr').count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);
     await page.context().close();
   });

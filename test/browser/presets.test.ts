@@ -12,8 +12,8 @@ import { LAB_NAMES, type LabName } from '../../src/core/config/lab-definition';
 
 /** The figure of each lab that shows its effect once the preset's run is done. */
 const EFFECT: Record<LabName, string> = {
-  synchrony: 'sync-summary',
-  similarity: 'sim-cka',
+  synchrony: 'sync-compare',
+  similarity: 'sim-games',
   opinions: 'fit-results',
   polarization: 'pol-results',
 };

@@ -22,7 +22,8 @@ export const polarizationLab = defineLab({
     epochs: z.number().int().min(1).max(200).default(40),
     topic: z.enum(TOPIC_IDS as [string, ...string[]]).default('partisan').describe('The proposition the agents hold stances on (the lab\'s topics)'),
     agentKind: z.enum(['llm', 'coevolvingVoter', 'boundedConfidence']).default('coevolvingVoter'),
-    model: modelIdField(),
+    // The default is the Polarization model organism: its planted echo chambers are what the lab should show.
+    model: modelIdField('organism-polarization'),
     runtime: runtimeGroup(),
     llm: group({
       initialPostShare: probability(0.1).describe('Share of agents that write an initial post to their out-neighbours'),

@@ -24,7 +24,7 @@ export const polarizationModule = defineLabModule({
         agents: 12,
         epochs: 6,
         agentKind: 'llm',
-        model: 'tiny-social',
+        model: 'organism-polarization',
         network: { generator: 'ring', degree: 4, rewireProbability: 0.1 },
         intervention: { kind: 'randomInteractions', fromEpoch: 3 },
       },

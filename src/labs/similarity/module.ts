@@ -22,7 +22,7 @@ export const similarityModule = defineLabModule({
       caption:
         'First the maps: bright squares mean two models process text in a similar way. Then the games and the shared stories: the regression asks whether the more alike pairs cooperate more and write less novel work together. The embedded models are close relatives of one another, so the differences are small.',
       config: {
-        models: ['tiny-social', 'organism-opinions', 'organism-opinions'],
+        models: ['tiny-social', 'organism-opinions', 'organism-polarization'],
         probes: { set: 'builtin-questions', count: 16, custom: [], batchSize: 8 },
         games: ['splitDollar', 'publicGoods'],
         rounds: 2,

@@ -22,8 +22,8 @@ export const synchronyModule = defineLabModule({
       caption:
         'Look at the bars: how well agent A\'s inner state predicts what its partner B thinks next, against a passive reader who only listens. In the paper the partner is predicted far better. The embedded toy model does not plan its replies, so here both stay near zero: it shows how the test works, not the effect.',
       config: {
-        scenarios: ['negotiation-used-bike', 'negotiation-flea-market-lamp', 'negotiation-rent-renewal'],
-        maxUtterancesPerAgent: 5,
+        scenarios: ['negotiation-used-bike', 'negotiation-flea-market-lamp'],
+        maxUtterancesPerAgent: 4,
         controls: { passiveReader: true, byRelationship: true },
         judge: { enabled: true, model: 'tiny-social' },
       },
