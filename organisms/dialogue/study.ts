@@ -6,7 +6,7 @@
 import { validateConfig } from '../../src/core/config';
 import { runHeadless } from '../../src/core/runs/headless';
 import { synchronyLab } from '../../src/labs/synchrony/config';
-import { RUNNERS } from '../../src/labs/runners';
+import { LAB_MODULE_BY_NAME } from '../../src/labs/registry';
 import { librarySource } from '../../src/labs/synchrony/scenarios/source';
 import type { SynchronyConfig } from '../../src/labs/synchrony/queue';
 import type { JudgeRecord, EpisodeMetaRecord, SynchronyAnalysis, TurnRecord } from '../../src/labs/synchrony/types';
@@ -52,7 +52,7 @@ const role = (r: 'A' | 'B'): 0 | 1 => (r === 'A' ? 0 : 1);
 export async function runStudy(setup: StudySetup, models: RunnerModels): Promise<StudyResult> {
   const t0 = performance.now();
   const config = studyConfig(setup);
-  const bundle = await runHeadless(synchronyLab, RUNNERS.synchrony!, config, { models });
+  const bundle = await runHeadless(synchronyLab, LAB_MODULE_BY_NAME.synchrony.runner, config, { models });
   const scored: ScoredEpisode[] = bundle.episodes.map((e) => {
     const recs = e.records as unknown as Array<EpisodeMetaRecord | TurnRecord | JudgeRecord>;
     const meta = recs.find((r): r is EpisodeMetaRecord => r.kind === 'meta');

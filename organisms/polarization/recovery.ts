@@ -6,7 +6,7 @@
 import { validateConfig } from '../../src/core/config';
 import { runHeadless } from '../../src/core/runs/headless';
 import { polarizationLab } from '../../src/labs/polarization/config';
-import { RUNNERS } from '../../src/labs/runners';
+import { LAB_MODULE_BY_NAME } from '../../src/labs/registry';
 import type { EpochRow } from '../../src/labs/polarization/llm-runner';
 import type { RunnerModels } from '../../src/core/runs/models';
 
@@ -57,7 +57,7 @@ async function runOne(s: PolarizationSetup, kind: Intervention, seed: number, mo
     intervention: { kind, fromEpoch: s.fromEpoch },
   });
   if (!v.ok) throw new Error(`polarization setup: ${JSON.stringify(v.errors)}`);
-  const bundle = await runHeadless(polarizationLab, RUNNERS.polarization!, v.value, { models });
+  const bundle = await runHeadless(polarizationLab, LAB_MODULE_BY_NAME.polarization.runner, v.value, { models });
   const result = bundle.results.find((r) => r.name === 'polarization')?.value as { series: EpochRow[] } | undefined;
   if (!result) throw new Error('the Polarization run has no summary');
   return result.series;
