@@ -1,13 +1,33 @@
 /**
  * Accessible and responsive, as axe-core and a phone-width window see them: no serious or critical axe violation on
- * the home page and the four labs, and no horizontal scroll at 390 px.
+ * the home page and the four labs, and no horizontal scroll at 390 px. On each lab, the settings form has a control
+ * for every leaf field of the lab's schema (every field type), and none shows an object as "[object Object]".
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, openPage } from './setup/browser';
-import { LAB_NAMES } from '../../src/core/config/lab-definition';
+import { z } from 'zod';
+import { LAB_NAMES, type LabName } from '../../src/core/config/lab-definition';
+import { LAB_MODULE_BY_NAME } from '../../src/labs/registry';
+import type { JsonSchema } from '../../src/components/SchemaField.svelte';
+
+/** The form's id of every leaf field of a lab's schema, as SchemaField names it (lists of objects: their first item). */
+function leafIds(lab: LabName): string[] {
+  const out: string[] = [];
+  const walk = (s: JsonSchema, path: string) => {
+    if (s.form === false) return;
+    if (s.type === 'array' && s.items?.type === 'object' && s.items.properties) return walk(s.items, `${path}.0`);
+    if (s.type === 'object' && s.properties) {
+      for (const [k, sub] of Object.entries(s.properties)) walk(sub, path ? `${path}.${k}` : k);
+      return;
+    }
+    out.push(`field-${path.replace(/[^\w]/g, '-')}`);
+  };
+  walk(z.toJSONSchema(LAB_MODULE_BY_NAME[lab].definition.schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema, '');
+  return out;
+}
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PAGES = ['', ...LAB_NAMES];
@@ -41,11 +61,21 @@ describe('accessibility and small screens (Chromium)', () => {
   });
   afterAll(() => browser?.close());
 
-  it.each(PAGES.map((p) => [p || 'home', p]))('%s: no serious or critical axe violation, no horizontal scroll at 390 px', async (_, route) => {
+  it.each(PAGES.map((p) => [p || 'home', p]))('%s: no serious or critical axe violation, every setting has its control, no horizontal scroll at 390 px', async (_, route) => {
     const { page } = await openPage(browser, route ? `#/${route}` : '');
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await page.waitForTimeout(500);
     expect(await serious(page)).toEqual([]);
+    if (route) {
+      // The settings form: every leaf field of the schema has its control, and none shows an object as text.
+      const lab = route as LabName;
+      const ids = leafIds(lab);
+      expect(ids.length).toBeGreaterThan(5);
+      const missing = await page.evaluate((all) => all.filter((id) => !document.getElementById(id)), ids);
+      expect(missing).toEqual([]);
+      const shown = await page.evaluate(() => [...document.querySelectorAll('input, textarea, select')].map((e) => (e as HTMLInputElement).value).filter((v) => v.includes('[object')));
+      expect(shown).toEqual([]);
+    }
     await page.setViewportSize({ width: 390, height: 800 });
     await page.waitForTimeout(300);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -119,4 +119,13 @@ describe('classic baselines', () => {
     expect(run.final).not.toEqual(x0);
     expect(polarization(run.final.map((v) => Math.round(v)))).not.toBeCloseTo(polarization(x0.map((v) => Math.round(v))), 3);
   });
+
+  it("the lab's default coevolving-voter run changes opinions too", () => {
+    const v = validateConfig(polarizationLab, {});
+    if (!v.ok) throw new Error('the default config does not validate');
+    const c = v.value as PolarizationConfig;
+    const x0 = initialOpinions(c.agents, createRng(5));
+    const run = coevolvingVoter(ringLattice(c.agents, c.network.degree), x0, { phi: c.voter.rewireToLikeMinded, epochs: c.epochs }, createRng(6));
+    expect(run.final).not.toEqual(x0);
+  });
 });
