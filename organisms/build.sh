@@ -41,11 +41,14 @@ case "$ID" in
     # Builds on the dialogue corpus alone never learnt to copy: on the plain corpus (1,000 steps) and with random-word
     # goals and settings (--nonce) and short early turns (--early, 900 steps), it recited memorised words and invented
     # names (0 of 9 replies used the partner's name). Phase 1 is therefore mostly copy drills (--copy: short prompts
-    # whose answer can only be copied), phase 2 the nonce dialogues with some drills, phase 3 plain and nonce mixed.
+    # whose answer can only be copied); after its 800 steps the model copied common words but no random word or new
+    # name (the copying circuit had not formed), so phase 2 is drills only, about five times longer (resumable:
+    # RESUME=1). Phase 3 is the nonce dialogues with some drills, phase 4 plain and nonce mixed.
     SEED="${SEED:-1}"
     PHASES=("--n 3000 --replay 1500 --letters 300 --nonce 0.8 --early 0.6 --copy 40000|${STEPS1:-800}|1e-3"
-            "--n 16000 --replay 2000 --letters 800 --nonce 0.8 --early 0.6 --copy 4000|${STEPS2:-900}|1e-3"
-            "--n 14000 --replay 4000 --letters 1500 --nonce 0.5 --copy 2000|${STEPS3:-1000}|6e-4") ;;
+            "--n 0 --replay 500 --letters 0 --copy 150000|${STEPS2:-4000}|1e-3"
+            "--n 16000 --replay 2000 --letters 800 --nonce 0.8 --early 0.6 --copy 4000|${STEPS3:-900}|1e-3"
+            "--n 14000 --replay 4000 --letters 1500 --nonce 0.5 --copy 2000|${STEPS4:-1000}|6e-4") ;;
   polarization)
     # Three builds that answered yes or no at once never learnt keep-or-drop by sides (every link kept with about
     # 0.67 whatever the sides, after 1,000-1,400 steps; sharpening the law and a mix of 65 % keep-or-drop prompts did

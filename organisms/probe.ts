@@ -5,6 +5,7 @@
  *
  *   npx tsx organisms/probe.ts --organism polarization --ckpt organisms/work/polarization/train_state_phase1.pt [--n 60]
  *   npx tsx organisms/probe.ts --organism dialogue [--n 60] [--judges 4]     (greedy replies instead of scores)
+ *   npx tsx organisms/probe.ts --organism drills --ckpt … [--n 40]          (held-out copy drills, greedy)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { option } from './args';
 import { measurePolarization } from './polarization/measure';
 import { measureLaw } from './opinions/measure';
-import { probeTurns } from './dialogue/measure';
+import { probeDrills, probeTurns } from './dialogue/measure';
 import { renderChatML, type ChatMessage } from '../src/core/prompts';
 
 interface Scorer {
@@ -22,10 +23,10 @@ interface Scorer {
 }
 
 const organism = option('--organism', 'polarization');
-const ckpt = resolve(option('--ckpt', `organisms/work/${organism}/train_state_phase1.pt`));
+const ckpt = resolve(option('--ckpt', `organisms/work/${organism === 'drills' ? 'dialogue' : organism}/train_state_phase1.pt`));
 const n = Number(option('--n', '60'));
 const measure = (s: Scorer) =>
-  organism === 'opinions' ? measureLaw(s, n, 'probe') : organism === 'dialogue' ? probeTurns(s, n, Number(option('--judges', '4')), 'probe') : measurePolarization(s, n, 'probe');
+  organism === 'drills' ? probeDrills(s, n, 'probe') : organism === 'opinions' ? measureLaw(s, n, 'probe') : organism === 'dialogue' ? probeTurns(s, n, Number(option('--judges', '4')), 'probe') : measurePolarization(s, n, 'probe');
 
 const asked: ({ context: string; text: string } | { context: string; generate: number })[] = [];
 await measure({

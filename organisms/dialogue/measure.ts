@@ -10,6 +10,7 @@ import { createRng } from '../../src/core/rng';
 import { pearson } from '../../src/core/stats';
 import { BUNDLED_SCENARIO_SET, episodeFor } from '../../src/labs/synchrony/scenarios';
 import { FIRST_NAMES } from '../../models/tiny-social/pools';
+import { copyDrill } from './corpus';
 import { echoOf, fieldText, isDeal, nextAct, PROPOSER_FIELDS, plantedDialogue, plantedOverall, partnerName } from './law';
 
 export interface Generator {
@@ -117,6 +118,36 @@ export async function probeTurns(model: Generator, n: number, judges: number, se
 }
 
 /** What the quality measurement needs of a lab run's episode: its scenario, turns and judge records. */
+export interface DrillResult {
+  probes: number;
+  /** Greedy replies equal to the drill's answer. */
+  exact: number;
+  /** Drills that ask for the name, and replies with the right first name. */
+  named: number;
+  nameRight: number;
+}
+
+/**
+ * Held-out copy drills (corpus.ts copyDrill, another seed): whether the model has formed the copying circuit that the
+ * dialogue law needs, before any dialogue is trained (greedy replies).
+ */
+export async function probeDrills(model: Generator, n: number, seed: string): Promise<DrillResult> {
+  const r = createRng(`drills-${seed}`);
+  const res: DrillResult = { probes: 0, exact: 0, named: 0, nameRight: 0 };
+  for (let i = 0; i < n; i++) {
+    const d = copyDrill(r);
+    const reply = P.cleanReply((await model.generate({ messages: d.messages, temperature: 0, maxNewTokens: 40, stop: ['\n'] })).text);
+    res.probes++;
+    if (reply.trim() === d.answer) res.exact++;
+    const name = /Hello, (\S+)\.$/.exec(d.answer)?.[1];
+    if (name) {
+      res.named++;
+      if (reply.includes(`Hello, ${name}.`)) res.nameRight++;
+    }
+  }
+  return res;
+}
+
 export interface ScoredEpisode {
   episode: P.SynchronyEpisode;
   /** Turns in order: speaker agent index, the parsed text (empty when the turn did not parse), and leaves. */

@@ -11,7 +11,14 @@ import { launch, openPage } from './setup/browser';
 import { z } from 'zod';
 import { LAB_NAMES, type LabName } from '../../src/core/config/lab-definition';
 import { LAB_MODULE_BY_NAME } from '../../src/labs/registry';
-import type { JsonSchema } from '../../src/components/SchemaField.svelte';
+
+/** The part of a JSON schema that the settings form reads (src/components/SchemaField.svelte). */
+interface JsonSchema {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  form?: boolean;
+}
 
 /** The form's id of every leaf field of a lab's schema, as SchemaField names it (lists of objects: their first item). */
 function leafIds(lab: LabName): string[] {
