@@ -35,7 +35,7 @@ const suite: BenchSuite = {
     const r = await runRecovery({ model: 'organism-opinions', seed: 1, agents: 32, edgeBudget: 96, rounds: 8, questions, graphs: 1 }, models, 4);
     await rt.dispose();
     lines.push('', '### Opinions organism: the whole lab, end to end', '');
-    lines.push(`Community run (Node CPU fp32): N = 32 agents on a random signed graph with 96 edges, T = 8 rounds, K = 5 votes at temperature 0.7, the ${questions.length} bundled statements (one trajectory each, ${r.transitions.toLocaleString('en')} one-step transitions), ${r.seconds.toFixed(0)} s in all; the lab\'s fit (field: bias, split seed recovery-1, 25 % held out). ± is the standard error over ${r.se.blocks} disjoint blocks of trajectories.`, '');
+    lines.push(`Community run (Node CPU fp32): N = 32 agents on a random signed graph with 96 edges, T = 8 rounds, K = 5 votes at temperature 0.7, the ${questions.length} bundled statements (one trajectory each, ${r.transitions.toLocaleString('en')} one-step transitions), ${r.seconds.toFixed(0)} s in all; the lab's fit (field: bias, split seed recovery-1, 25 % held out). ± is the standard error over ${r.se.blocks} disjoint blocks of trajectories.`, '');
     lines.push('| weight | planted | recovered (3 couplings) | error |', '|---|---|---|---|');
     lines.push(`| friendly (β⁺+β₀) | ${signedNumber(r.planted.friendly)} | ${signedNumber(r.recovered.friendly)} ± ${r.se.friendly.toFixed(2)} | ${pct(r.recovered.friendly, r.planted.friendly)} |`);
     lines.push(`| unfriendly (β₀−β⁻) | ${signedNumber(r.planted.unfriendly)} | ${signedNumber(r.recovered.unfriendly)} ± ${r.se.unfriendly.toFixed(2)} | ${pct(r.recovered.unfriendly, r.planted.unfriendly)} |`);

@@ -286,17 +286,19 @@ export class ModelRuntime implements ModelApi {
     const stops = (options.stop ?? []).filter((s) => s.length > 0);
     let finish: GenerateResult['finishReason'] = 'length';
     this.cancelled = false;
-    const self = this;
+    // The stopping criterion is its own class, so it reads the runtime's state through these two.
+    const isCancelled = () => this.cancelled;
+    const eosIds = this.eosIds;
     class Stopper extends tf.StoppingCriteria {
       _call(all: bigint[][]) {
         const row = all[0];
         const gen = row.slice(promptLen).map(Number);
         const last = gen[gen.length - 1];
-        if (self.cancelled) {
+        if (isCancelled()) {
           finish = 'cancelled';
           return [true];
         }
-        if (last !== undefined && self.eosIds.has(last)) {
+        if (last !== undefined && eosIds.has(last)) {
           finish = 'eos';
           return [true];
         }

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, openPage, waitFor } from './setup/browser';
+import { launch, openPage } from './setup/browser';
 import { defaultConfig } from '../../src/core/config';
 import { synchronyLab } from '../../src/labs/synchrony/config';
 

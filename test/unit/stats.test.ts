@@ -64,8 +64,22 @@ describe('correlation and OLS vs scipy / statsmodels', () => {
   });
 });
 
+/** One statsmodels MixedLM case in the fixture (test/fixtures/make_compute_fixtures.py). */
+interface MixedLMCase {
+  rows: { y: number[]; sim: number[]; x2: number[]; colA: string[]; colB: string[] };
+  coef: number[];
+  se: number[];
+  z: number[];
+  p: number[];
+  ciLow: number[];
+  ciHigh: number[];
+  vcomp: number[];
+  scale: number;
+  llf: number;
+}
+
 describe('mixed model with crossed random intercepts vs statsmodels MixedLM (REML)', () => {
-  f.mixedlm.forEach((c: Record<string, any>, i: number) => {
+  f.mixedlm.forEach((c: MixedLMCase, i: number) => {
     it(`case ${i}: coef, SE, z, p, CI, variance components`, () => {
       const r = mixedLM({
         y: c.rows.y,

@@ -337,7 +337,7 @@ export function numberAt(s: string): NumberAt | null {
 
 /** The number a whole answer line is ("33", "Thirty-three.", "$0.40", "Half"), with what follows it; or null. */
 export function wholeNumber(line: string): { value: number; rest: string } | null {
-  const t = plainQuotes(line).trim().replace(/^["'(\[]+/, '');
+  const t = plainQuotes(line).trim().replace(/^["'([]+/, '');
   const n = numberAt(t);
   if (!n) return null;
   const rest = t.slice(n.length).replace(/[\s"')\].!]+$/, '').trim();
@@ -347,7 +347,7 @@ export function wholeNumber(line: string): { value: number; rest: string } | nul
 /** Numbers written in digits in a text, in order ("3/4" is one number); words are not read here. */
 export function digitNumbers(text: string): NumberAt[] {
   const out: NumberAt[] = [];
-  const re = /(?:^|[^\w.\/$])(?=[+\-\u2212]?\$?\s?\.?\d)/g;
+  const re = /(?:^|[^\w./$])(?=[+\-\u2212]?\$?\s?\.?\d)/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     const at = m.index + m[0].length;
@@ -381,7 +381,7 @@ export function cuedNumbers(text: string, cue: RegExp): CuedNumbers {
   const t = plainQuotes(stripMarkdown(text));
   const out: CuedNumbers = { found: [], vague: false };
   for (const m of t.matchAll(cue)) {
-    const rest = t.slice(m.index + m[0].length).replace(/^[\s"'(\[:=]+/, '');
+    const rest = t.slice(m.index + m[0].length).replace(/^[\s"'([:=]+/, '');
     if (HEDGED_NUMBER.test(rest)) {
       out.vague = true;
       continue;
