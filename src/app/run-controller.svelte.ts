@@ -56,6 +56,7 @@ export class RunController {
     if (plan.unavailable) return this.fail(plan.unavailable);
     const space = await checkStorageFor(plan.bytesPerEpisode * plan.episodes);
     if (!space.ok) return this.fail(space.message);
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- formatted at once, the Date itself is never kept
     const now = new Date().toISOString();
     const meta: RunMeta = {
       id: newRunId(),

@@ -27,6 +27,7 @@ const line = (max: number) =>
     .string()
     .min(1)
     .max(max)
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what this check rejects
     .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must be one line of text (no newlines or control characters)')
     .refine((s) => s.trim().length > 0, 'must not be blank');
 

@@ -46,6 +46,7 @@ export const SCENARIO_LIMITS = {
 const ID_RE = /^[\w.-]+$/;
 const RESERVED_IDS = new Set(['__proto__', 'constructor', 'prototype']);
 /** Control characters (newlines included): every field is one line of a prompt, and a newline could forge a turn. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this pattern finds
 const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 /** Chat-template control tokens ("<|im_end|>", "</s>") would break the prompt's framing. */
 const CHAT_TOKEN_RE = /<\|[^|]*\|>|<\/?s>/i;
