@@ -19,14 +19,17 @@ export const polarizationModule = defineLabModule({
       id: 'echo-chambers',
       title: 'Echo chambers, and a way out',
       caption:
-        'H measures how much agents talk only with their own side. For the first epochs the agents drop links to people who disagree, so H climbs: an echo chamber forms. From the marked epoch, links are rewired at random (the intervention) and H falls back.',
+        'H measures how much agents talk only with their own side. In the first epochs the agents drop links to people who disagree, so H climbs: an echo chamber forms. From epoch 3 on, each agent is linked to moderates of the other side instead (the "moderately opposing" intervention) and H drops. P, how far apart the opinions are, keeps rising: messages from the other side backfire. Ten agents make a noisy run: try another seed.',
       config: {
-        agents: 12,
+        agents: 10,
         epochs: 6,
         agentKind: 'llm',
         model: 'organism-polarization',
         network: { generator: 'ring', degree: 4, rewireProbability: 0.1 },
-        intervention: { kind: 'randomInteractions', fromEpoch: 3 },
+        // Half the agents post first, so that every seed has messages to react to (with 1 in 10, ten agents often
+        // start with none, and nothing moves).
+        llm: { initialPostShare: 0.5 },
+        intervention: { kind: 'moderateOpposing', fromEpoch: 3 },
       },
     },
   ],
