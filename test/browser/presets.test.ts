@@ -12,7 +12,7 @@ import { LAB_NAMES, type LabName } from '../../src/core/config/lab-definition';
 
 /** The figure of each lab that shows its effect once the preset's run is done. */
 const EFFECT: Record<LabName, string> = {
-  synchrony: 'sync-compare',
+  synchrony: 'sync-compare-conditions',
   similarity: 'sim-games',
   opinions: 'fit-results',
   polarization: 'pol-results',
@@ -43,6 +43,13 @@ describe('presets from the home page (Chromium, wasm)', () => {
     await finished(page, 240_000);
     await page.getByTestId(EFFECT[lab]).waitFor({ timeout: 60_000 });
     console.log(`preset ${lab}: effect figure after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    // SCREENSHOTS=<folder>: the README's pictures of each preset's result (the caption and the effect figure).
+    if (process.env.SCREENSHOTS) {
+      // The run bar (sticky) and the status bar (fixed) would lie across an element's picture.
+      await page.addStyleTag({ content: '.runbar { position: static !important } footer.status { display: none !important }' });
+      await page.getByTestId('preset-caption').screenshot({ path: `${process.env.SCREENSHOTS}/preset-${lab}-caption.png` });
+      await page.getByTestId(EFFECT[lab]).screenshot({ path: `${process.env.SCREENSHOTS}/preset-${lab}.png` });
+    }
     expect(errors).toEqual([]);
     await page.close();
   });

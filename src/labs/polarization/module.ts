@@ -19,7 +19,7 @@ export const polarizationModule = defineLabModule({
       id: 'echo-chambers',
       title: 'Echo chambers, and a way out',
       caption:
-        'H measures how much agents talk only with their own side. In the first epochs the agents drop links to people who disagree, so H climbs: an echo chamber forms. From epoch 3 on, each agent is linked to moderates of the other side instead (the "moderately opposing" intervention) and H drops. P, how far apart the opinions are, keeps rising: messages from the other side backfire. Ten agents make a noisy run: try another seed.',
+        'H measures how much agents talk only with their own side. In the first epochs the agents drop links to people who disagree, so H climbs: an echo chamber forms. From epoch 4 on, each agent is linked to moderates of the other side instead (the "moderately opposing" intervention) and H drops. P, how far apart the opinions are, keeps rising: messages from the other side backfire. Ten agents make a noisy run: try another seed.',
       config: {
         agents: 10,
         epochs: 6,
