@@ -79,7 +79,7 @@ export interface OpenLab extends LabRunner<unknown> {
   presetConfig(id: string): Record<string, unknown> | null;
   /** The config as the runner sees it: `definition.schema.parse(raw)`. */
   parse(raw: unknown): Record<string, unknown>;
-  plan(raw: unknown): RunPlan;
+  plan(raw: unknown): RunPlan<Record<string, unknown>>;
   runEpisode(raw: unknown, ctx: EpisodeContext): Promise<Episode>;
   summarize(raw: unknown, episodes: readonly Episode[]): Promise<Summary>;
   /** What to draw while the run goes; null when the lab draws nothing live or the config does not parse. */

@@ -78,3 +78,22 @@ describe('lab presets', () => {
     expect(lab.presetConfig('no-such-preset')).toBeNull();
   });
 });
+
+describe('a run that cannot start offers its fix', () => {
+  it('Opinions: a community on the 4,096-agent lattice offers a small random graph that can run', () => {
+    const lab = openLabByName('opinions');
+    const plan = lab.plan({ mode: 'community' });
+    expect(plan.unavailable).toMatch(/too large/);
+    expect(plan.fix?.label).toMatch(/random graph of \d+ agents/);
+    const fixed = lab.plan(plan.fix!.config);
+    expect(fixed.unavailable).toBeUndefined();
+    expect(fixed.episodes).toBeGreaterThan(0);
+  });
+
+  it('Polarization: an intervention on a classic model offers to set it to none', () => {
+    const lab = openLabByName('polarization');
+    const plan = lab.plan({ intervention: { kind: 'randomInteractions' } });
+    expect(plan.unavailable).toBeTruthy();
+    expect(lab.plan(plan.fix!.config).unavailable).toBeUndefined();
+  });
+});

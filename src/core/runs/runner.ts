@@ -28,7 +28,7 @@ export interface EpisodeContext {
   models?: RunnerModels;
 }
 
-export interface RunPlan {
+export interface RunPlan<C = unknown> {
   episodes: number;
   /** Rough storage need per episode, for the quota check before a run. */
   bytesPerEpisode: number;
@@ -36,12 +36,14 @@ export interface RunPlan {
   models: string[];
   /** Set when this config cannot run in this build; the text says why and what to do. */
   unavailable?: string;
+  /** With `unavailable`, where one change makes the run possible: the button's label and the changed config. */
+  fix?: { label: string; config: C };
 }
 
 /** One lab's runner. Pure: it runs in the compute worker and in the Node CLI alike. */
 export interface LabRunner<C = Record<string, unknown>> {
   lab: LabName;
-  plan(config: C): RunPlan;
+  plan(config: C): RunPlan<C>;
   runEpisode(config: C, ctx: EpisodeContext): Promise<Episode>;
   /**
    * Derived results; recomputable from the episodes at any time, never the only copy. A long summary returns a

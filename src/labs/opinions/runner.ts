@@ -1,6 +1,9 @@
 import { simulateGlauber } from '../../core/ising/simulate';
 import { throwIfCancelled, yieldToEventLoop, type LabRunner } from '../../core/runs/runner';
-import { communityLayout, communityProblem } from './community-data';
+import { communityLayout, communityProblem, MAX_COMMUNITY_AGENTS } from './community-data';
+
+/** The community size that the one-click fix for a too-large graph offers: runs in about a minute on WASM. */
+const SMALL_COMMUNITY = 12;
 import { communityLivePlot, runCommunityEpisode, summarizeCommunity } from './community-runner';
 import { configNodeCount, simulationProblem, simulationSetup, type OpinionsConfig } from './graph';
 
@@ -20,7 +23,13 @@ export const opinionsRunner: LabRunner<OpinionsConfig> = {
     if (config.mode === 'community') {
       const models = [config.community.model];
       const problem = communityProblem(config);
-      if (problem) return { episodes: 0, bytesPerEpisode: 0, models, unavailable: problem };
+      if (problem) {
+        // Too many agents: one click puts the community on a small random signed graph instead.
+        const fix = configNodeCount(config) > MAX_COMMUNITY_AGENTS
+          ? { label: `Use a random graph of ${SMALL_COMMUNITY} agents`, config: { ...config, custom: { nodes: 0, edges: '' }, graph: { ...config.graph, generator: 'random' as const, agents: SMALL_COMMUNITY, edgeBudget: 2 * SMALL_COMMUNITY } } }
+          : undefined;
+        return { episodes: 0, bytesPerEpisode: 0, models, unavailable: problem, ...(fix ? { fix } : {}) };
+      }
       const c = config.community;
       const n = configNodeCount(config);
       return { episodes: communityLayout(config).episodes, bytesPerEpisode: 1000 + n * (400 + 40 * c.votesPerRound + 250 * c.messageAttempts), models };
