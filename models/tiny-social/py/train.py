@@ -124,7 +124,14 @@ def main():
         random.setstate(st["random"])
         t0 = time.time() - st["elapsed"]
         print(f"resumed at step {step + 1} of {steps}", flush=True)
+    # STOP_AT=k ends the run after k steps of a longer schedule (the lr follows the schedule of `steps`): a phase whose
+    # goal was reached early (the organisms' copy drills) ends there, and a resumed run can stop where it was saved.
+    stop_at = int(os.environ.get("STOP_AT", "0"))
     while step + 1 < steps:
+        if stop_at and step + 1 >= stop_at:
+            log["stopped_at"] = step + 1
+            print(f"stopped at step {step + 1} of {steps} (STOP_AT)", flush=True)
+            break
         step += 1
         if time_sched and step >= warm and time.time() - t0 >= budget:
             print(f"time schedule: {budget:.0f}s reached after {step} steps", flush=True)
