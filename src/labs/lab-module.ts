@@ -30,6 +30,8 @@ export interface LabPreset<C> {
   title: string;
   /** Plain-language "what to notice", shown beside the run. */
   caption: string;
+  /** A guided tour for a class: short steps, in order, each naming what to look at or try next. */
+  tour: readonly string[];
   /** Parsed with the lab's schema, whose defaults fill every setting not given here. */
   config: DeepPartial<C>;
 }
@@ -74,7 +76,7 @@ export interface OpenLab extends LabRunner<unknown> {
   definition: LabDefinition;
   description: LabDescription;
   /** The lab's presets (their texts; presetConfig gives the config). */
-  presets: readonly { id: string; title: string; caption: string }[];
+  presets: readonly { id: string; title: string; caption: string; tour: readonly string[] }[];
   /** A preset's full config (its settings over the defaults), or null when the lab has no preset of that id. */
   presetConfig(id: string): Record<string, unknown> | null;
   /** The config as the runner sees it: `definition.schema.parse(raw)`. */
@@ -95,7 +97,7 @@ export function openLab<S extends z.ZodObject, N extends LabName>(module: LabMod
     definition,
     description,
     parse,
-    presets: module.presets.map(({ id, title, caption }) => ({ id, title, caption })),
+    presets: module.presets.map(({ id, title, caption, tour }) => ({ id, title, caption, tour })),
     presetConfig: (id) => {
       const preset = module.presets.find((p) => p.id === id);
       return preset ? parse(preset.config) : null;

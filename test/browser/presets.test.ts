@@ -40,6 +40,11 @@ describe('presets from the home page (Chromium, wasm)', () => {
     await show.click();
     await page.getByTestId('preset-caption').waitFor();
     expect((await page.getByTestId('preset-caption').textContent())?.length).toBeGreaterThan(80);
+    // The guided tour walks its steps and ends.
+    await page.getByRole('button', { name: /^Take the guided tour/ }).click();
+    await expect.poll(() => page.getByTestId('preset-tour').textContent()).toMatch(/^Step 1 of \d/);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => page.getByTestId('preset-tour').textContent()).toMatch(/^Step 2 of/);
     await finished(page, 240_000);
     await page.getByTestId(EFFECT[lab]).waitFor({ timeout: 60_000 });
     console.log(`preset ${lab}: effect figure after ${((Date.now() - t0) / 1000).toFixed(1)} s`);

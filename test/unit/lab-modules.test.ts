@@ -69,6 +69,8 @@ describe('lab presets', () => {
     for (const p of lab.presets) {
       expect(p.id).toMatch(/^[a-z0-9][a-z0-9-]{0,39}$/);
       expect(p.caption.length).toBeGreaterThan(60);
+      expect(p.tour.length).toBeGreaterThanOrEqual(3);
+      for (const step of p.tour) expect(step.length).toBeGreaterThan(30);
       const config = lab.presetConfig(p.id);
       expect(config).not.toBeNull();
       const plan = lab.plan(config);

@@ -21,6 +21,12 @@ export const opinionsModule = defineLabModule({
       title: 'Friends pull, rivals push',
       caption:
         'Each agent votes, then reads what its friends (green links) and rivals (red links) wrote. In the Fit panel, a positive friendly coupling means agents move toward their friends, a negative unfriendly one means they move away from their rivals. The organism model was trained to do exactly that, so the fit should find it.',
+      tour: [
+        'The run has started: ten AI agents on a small network vote Agree or Disagree on a question, then read messages from their neighbours.',
+        'Green links are friends, red links are rivals. Watch the graph: who changes their vote after a round?',
+        'When the run ends, the Fit panel fits a simple rule to the votes. Find "friendly" and "unfriendly" in the Coefficients table.',
+        'The planted values are shown beside them: +1.0 for friends, −0.5 for rivals. With ten agents the fit is rough; do the signs agree?',
+      ],
       config: {
         mode: 'community',
         graph: { generator: 'random', agents: 10, edgeBudget: 20, friendlyShare: 0.6 },

@@ -20,6 +20,12 @@ export const polarizationModule = defineLabModule({
       title: 'Echo chambers, and a way out',
       caption:
         'H measures how much agents talk only with their own side. In the first epochs the agents drop links to people who disagree, so H climbs: an echo chamber forms. From epoch 4 on, each agent is linked to moderates of the other side instead (the "moderately opposing" intervention) and H drops. P, how far apart the opinions are, keeps rising: messages from the other side backfire. Ten agents make a noisy run: try another seed.',
+      tour: [
+        'The run has started: ten AI agents hold opinions from −2 to +2 and, each epoch, read messages, update their opinion and decide whom to keep talking to.',
+        'Watch H in the results table: it is the share of links between people on the same side. It climbs in the first epochs.',
+        'From epoch 4 the intervention links agents to moderates of the other side. Look at H again, and at P, how spread out the opinions are.',
+        'The green panel shows the rule the model was trained with, and how often this run kept links to each side. Try another seed, or another intervention.',
+      ],
       config: {
         agents: 10,
         epochs: 6,

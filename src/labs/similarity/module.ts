@@ -21,6 +21,12 @@ export const similarityModule = defineLabModule({
       title: 'Do alike models get along?',
       caption:
         'First the maps: bright squares mean two models process text in a similar way. Then the games and the shared stories: the regression asks whether the more alike pairs cooperate more and write less novel work together. The embedded models are close relatives of one another, so the differences are small.',
+      tour: [
+        'The run first asks each of the three models to read the same questions, and compares their layers: the CKA maps. Bright means alike.',
+        'Then every pair plays split the dollar and public goods, and writes vacation lines together and alone.',
+        'Open "Does similarity predict the outcome?": a positive coefficient means more alike pairs scored higher. Is it significant (p < 0.05)?',
+        'These three models are close relatives, so the answer here is weak. Ask: which pairs would you pick to test the idea properly?',
+      ],
       config: {
         models: ['tiny-social', 'organism-opinions', 'organism-polarization'],
         probes: { set: 'builtin-questions', count: 16, custom: [], batchSize: 8 },

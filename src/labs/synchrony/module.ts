@@ -21,6 +21,12 @@ export const synchronyModule = defineLabModule({
       title: 'Partner or bystander?',
       caption:
         'Look at the bars: how well agent A\'s inner state predicts what its partner B thinks next, against a passive reader who only listens. In the paper the partner is predicted far better. The embedded toy model does not plan its replies, so here both stay near zero: it shows how the test works, not the effect.',
+      tour: [
+        'Press nothing yet: the run has started. Two agents play a negotiation, turn by turn; the live line shows what each one says.',
+        'When the run is done, find the plot "SyncR² per condition". Each dot says how well one agent\'s inner state predicts its partner\'s next one.',
+        'Compare "real" with "passive": a passive reader hears the same words but never answers. In the paper, the real partner is predicted far better.',
+        'Here every dot sits near zero: this toy model does not plan its replies. Ask the class what a model would need to do for "real" to rise.',
+      ],
       config: {
         scenarios: ['negotiation-used-bike', 'negotiation-flea-market-lamp'],
         maxUtterancesPerAgent: 4,
