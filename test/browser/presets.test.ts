@@ -25,6 +25,33 @@ async function finished(page: Page, timeoutMs: number) {
   return state;
 }
 
+/**
+ * The Polarization preset's run, read as a researcher would (this replaced a separate LLM-agents test): the lab's
+ * stored series, the echo-chamber table, every updating agent's decisions with their CSV, and the organism's planted
+ * keep-or-drop law beside the run's own keep shares.
+ */
+async function polarizationResults(page: Page) {
+  const run = await runState(page);
+  const result = await storedResult<{ series: { epoch: number }[]; echo: unknown; calls: number }>(page, run.id!, 'polarization');
+  expect(result.series.map((r) => r.epoch)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  expect(result.calls).toBeGreaterThan(0);
+  expect(result.echo).toBeTruthy();
+  expect(await page.evaluate(() => document.querySelector('[data-run-status]')?.textContent ?? '')).toContain('wasm/fp32');
+  await expect.poll(() => page.getByTestId('pol-series').locator('tbody tr').count()).toBe(7);
+  await page.getByTestId('pol-echo').waitFor();
+  expect(await page.getByTestId('pol-agents').locator('tbody tr').count()).toBeGreaterThan(0);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Agents CSV' }).click();
+  const stream = await (await download).createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  const csv = Buffer.concat(chunks).toString('utf8');
+  expect(csv.split('\n')[0]).toBe('epoch,agent,received,stance_before,stance_after,kept,dropped,wrote_to,failures,reasons');
+  expect(csv.trim().split('\n').length).toBeGreaterThan(1);
+  await page.getByTestId('pol-planted').waitFor();
+  expect(await page.getByTestId('pol-planted-keep').locator('tbody tr').count()).toBeGreaterThan(0);
+}
+
 describe('presets from the home page (Chromium, wasm)', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -48,6 +75,7 @@ describe('presets from the home page (Chromium, wasm)', () => {
     await finished(page, 240_000);
     await page.getByTestId(EFFECT[lab]).waitFor({ timeout: 60_000 });
     console.log(`preset ${lab}: effect figure after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    if (lab === 'polarization') await polarizationResults(page);
     // SCREENSHOTS=<folder>: the README's pictures of each preset's result (the caption and the effect figure).
     if (process.env.SCREENSHOTS) {
       // The run bar (sticky) and the status bar (fixed) would lie across an element's picture.
