@@ -105,7 +105,8 @@ echo "== install into $DEST"
 rm -rf "$DEST/onnx" && mkdir -p "$DEST"
 cp -r "$STAGE"/onnx "$STAGE"/*.json "$DEST"/
 cp "$WORK/train_log.json" "$DEST/train_log.json"
-npx tsx "organisms/$ID/planted.ts" > "$DEST/planted.json"
+# Through a scratch file: the lab reads planted.json (src/labs/*/planted.ts), so the shell must not empty it first.
+npx tsx "organisms/$ID/planted.ts" > "$WORK/planted.json" && cp "$WORK/planted.json" "$DEST/planted.json"
 
 echo "== planted law on held-out prompts (measured through the runtime)"
 npx tsx "organisms/$ID/check.ts" --model "organism-$ID" --out "$WORK/check.json"
