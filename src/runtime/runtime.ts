@@ -164,6 +164,7 @@ export class ModelRuntime implements ModelApi {
       const text = config.text_config ?? config;
       const numLayers: number = text.num_hidden_layers;
       const hiddenSize: number = text.hidden_size;
+      const contextLength: unknown = text.max_position_embeddings;
       if (Number.isInteger(numLayers) && numLayers > 0) tapOptions.numLayers = numLayers;
       const tokenizer = await tf.AutoTokenizer.from_pretrained(resolved.repo, pretrained);
       const deviceOpt = this.platform.deviceOption?.(choice.backend) ?? { device: choice.backend };
@@ -202,6 +203,7 @@ export class ModelRuntime implements ModelApi {
         reason: choice.backend === 'wasm' ? `${choice.reason}; ${wasmThreadsNote(tf)}` : choice.reason,
         numLayers,
         hiddenSize,
+        ...(Number.isInteger(contextLength) && (contextLength as number) > 0 ? { contextLength: contextLength as number } : {}),
         // a graph served from the browser cache was patched on an earlier visit: no plan this time
         tapStyles: plans[0]?.styles ?? (hasTap ? ['cached'] : []),
         warnings,
@@ -247,6 +249,11 @@ export class ModelRuntime implements ModelApi {
     const ids = this.tokenize(options);
     const promptLen = ids.length;
     if (!promptLen) throw new Error('generate(): the prompt is empty (no tokens).');
+    // Past its trained positions a model's output is garbage (or its graph fails), so the reply is cut to the context
+    // left; a prompt that fills the context cannot be answered at all.
+    const room = info.contextLength === undefined ? Infinity : info.contextLength - promptLen;
+    if (room < 1) throw new Error(`The prompt has ${promptLen} tokens, but model "${info.id}" reads at most ${info.contextLength}: shorten the conversation or choose a model with a longer context.`);
+    const maxNewTokens = Math.min(options.maxNewTokens ?? 64, room);
     const input_ids = new tf.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [1, promptLen]);
     const attention_mask = new tf.Tensor('int64', new BigInt64Array(promptLen).fill(1n), [1, promptLen]);
     const L1 = info.numLayers + 1;
@@ -319,7 +326,7 @@ export class ModelRuntime implements ModelApi {
       sequences = await m.generate({
         input_ids,
         attention_mask,
-        max_new_tokens: options.maxNewTokens ?? 64,
+        max_new_tokens: maxNewTokens,
         do_sample: false,
         num_beams: 1,
         repetition_penalty: 1,

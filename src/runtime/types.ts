@@ -35,6 +35,8 @@ export interface LoadResult {
   reason: string;
   numLayers: number;
   hiddenSize: number;
+  /** Positions the model was trained on (config.json max_position_embeddings); absent when the config does not say. */
+  contextLength?: number;
   /** How the residual stream was located, e.g. ['optimum']; empty when loaded without taps. */
   tapStyles: string[];
   /** Warnings for the user, e.g. an unknown hub model whose layout was auto-detected. */

@@ -26,10 +26,12 @@ function maxAbsDiff(a: Float32Array, rows: number[][]): number {
 
 describe('Node runtime, cpu fp32, embedded model', () => {
   let rt: ModelRuntime;
+  let contextLength: number | undefined;
   beforeAll(async () => {
     rt = createNodeRuntime();
     const info = await rt.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
     expect(info).toMatchObject({ id: 'tiny-social', backend: 'cpu', dtype: 'fp32', numLayers: fixture.num_layers, hiddenSize: H, tapStyles: ['optimum'] });
+    contextLength = info.contextLength;
   });
   afterAll(() => rt?.dispose());
 
@@ -117,6 +119,19 @@ describe('Node runtime, cpu fp32, embedded model', () => {
     expect(r.tokens).toEqual([c.greedy_continuation[1]]);
     expect(r.text).toBe('');
     expect(r.finishReason).toBe('eos');
+  });
+
+  it("cuts a reply at the model's context and refuses a prompt that fills it, with a clear message", async () => {
+    expect(contextLength).toBe(1024);
+    const ctx = 1024;
+    // A prompt a few tokens short of the context: the reply may only take what is left, whatever was asked.
+    let words = 'the lamp is for sale and the price is fair '.repeat(200).split(' ');
+    while (rt.tokenize({ prompt: words.join(' ') }).length > ctx - 5) words = words.slice(0, -1);
+    const prompt = words.join(' ');
+    const left = ctx - rt.tokenize({ prompt }).length;
+    const r = await rt.generate({ prompt, maxNewTokens: 400 });
+    expect(r.timing.newTokens).toBeLessThanOrEqual(left);
+    await expect(rt.generate({ prompt: `${prompt} ${prompt}`, maxNewTokens: 4 })).rejects.toThrow(/reads at most 1024/);
   });
 
   it('refuses empty prompts with a clear error', async () => {
