@@ -87,6 +87,31 @@ describe('presets from the home page (Chromium, wasm)', () => {
     await page.close();
   });
 
+  it('a teacher link can lock the settings and hide chosen groups; an unknown group is reported, not obeyed', async () => {
+    const { page } = await openPage(browser, '#/opinions');
+    await page.getByLabel('the settings locked (read-only)').check();
+    await page.getByRole('checkbox', { name: 'runtime', exact: true }).check();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    const link = await page.evaluate(() => navigator.clipboard.readText()).catch(async () => (await page.getByText('Copy this link:').textContent())!.replace('Copy this link: ', ''));
+    expect(link).toMatch(/&hide=runtime&lock=1$/);
+    const fresh = await browser.newContext();
+    const student = await fresh.newPage();
+    await student.goto(link);
+    await student.getByTestId('settings-locked').waitFor();
+    const form = student.locator('form.schema-form');
+    expect(await form.locator('input, select, textarea').count()).toBeGreaterThan(3);
+    expect(await form.locator('input:enabled, select:enabled, textarea:enabled').count()).toBe(0);
+    expect(await form.locator('legend', { hasText: /^Runtime$/ }).count()).toBe(0);
+    expect(await form.locator('legend', { hasText: /^General$/ }).count()).toBe(1);
+    expect(await student.getByRole('region', { name: 'Presets' }).count()).toBe(0);
+    expect(await student.getByRole('button', { name: 'Reset to defaults' }).count()).toBe(0);
+    await student.goto(link.replace('hide=runtime', 'hide=runtime,nosuchgroup'));
+    await student.getByText('this lab has no settings group named "nosuchgroup"').waitFor();
+    await fresh.close();
+    await page.close();
+  });
+
   it('a teacher link hides the settings, starts the run, and gives the same numbers in a fresh page', async () => {
     // The classic coevolving-voter model (no language model): the link's mechanics, not a model's speed, are tested.
     const { page } = await openPage(browser, '#/polarization');

@@ -92,7 +92,7 @@ describe('migrations', () => {
 describe('view options (a teacher link)', () => {
   it('travel beside the config and come back as they were', () => {
     const def = LABS[0];
-    const view = { preset: 'partner-vs-reader', hideSettings: true, autorun: true, presenter: true };
+    const view = { preset: 'partner-vs-reader', hideSettings: true, hiddenGroups: [], locked: true, autorun: true, presenter: true };
     const fragment = encodeLinkFragment(def, defaultConfig(def), view);
     const parsed = parseFragment(fragment);
     expect(parsed.view).toEqual(view);
@@ -106,9 +106,21 @@ describe('view options (a teacher link)', () => {
   });
 
   it('a bad value is reported, ignored, and never reaches the page as it was written', () => {
-    const { options, errors } = parseViewOptions(new URLSearchParams('preset=<img src=x onerror=alert(1)>&hide=everything&run=yes&big=1'));
-    expect(options).toEqual({ preset: null, hideSettings: false, autorun: false, presenter: true });
-    expect(errors.map((e) => e.path).sort()).toEqual(['hide', 'preset', 'run']);
+    const { options, errors } = parseViewOptions(new URLSearchParams('preset=<img src=x onerror=alert(1)>&hide=runtime,<b>&run=yes&big=1&lock=true'));
+    expect(options).toEqual({ preset: null, hideSettings: false, hiddenGroups: [], locked: false, autorun: false, presenter: true });
+    expect(errors.map((e) => e.path).sort()).toEqual(['hide', 'lock', 'preset', 'run']);
     expect(errors.find((e) => e.path === 'preset')!.message).not.toContain('<img');
+  });
+
+  it('hide names groups of settings (each once) or all of them, and lock travels with them', () => {
+    const def = LABS[0];
+    const view = { ...DEFAULT_VIEW_OPTIONS, hiddenGroups: ['runtime', 'analysis'], locked: true };
+    const fragment = encodeLinkFragment(def, defaultConfig(def), view);
+    expect(fragment).toMatch(/&hide=runtime,analysis&lock=1$/);
+    expect(parseFragment(fragment).view).toEqual(view);
+    expect(parseViewOptions(new URLSearchParams('hide=runtime,runtime')).options.hiddenGroups).toEqual(['runtime']);
+    expect(parseViewOptions(new URLSearchParams('hide=settings')).options).toMatchObject({ hideSettings: true, hiddenGroups: [] });
+    const many = Array.from({ length: 17 }, (_, i) => `g${i}`).join(',');
+    expect(parseViewOptions(new URLSearchParams(`hide=${many}`)).errors.map((e) => e.path)).toEqual(['hide']);
   });
 });
