@@ -76,6 +76,10 @@ describe('presets from the home page (Chromium, wasm)', () => {
     await page.getByTestId(EFFECT[lab]).waitFor({ timeout: 60_000 });
     console.log(`preset ${lab}: effect figure after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     if (lab === 'polarization') await polarizationResults(page);
+    // Every figure carries a one-line summary (its text alternative); after a run, at least one states numbers.
+    const summaries = await page.getByTestId('figure-summary').allTextContents();
+    expect(summaries.length).toBeGreaterThan(0);
+    expect(summaries.some((t) => /\d/.test(t) && !/^No (values|points) yet/.test(t)), summaries.join(' | ')).toBe(true);
     // SCREENSHOTS=<folder>: the README's pictures of each preset's result (the caption and the effect figure).
     if (process.env.SCREENSHOTS) {
       // The run bar (sticky) and the status bar (fixed) would lie across an element's picture.
