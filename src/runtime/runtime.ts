@@ -4,6 +4,7 @@
  * module, env setup (paths, caches, fetch) and the WebGPU probe.
  */
 import { createRng } from '../core/rng';
+import { ContextOverflowError } from '../core/runs/models';
 import { TAP_OUTPUT } from '../core/onnx/taps';
 import { findModel, isHubId, type RegistryEntry } from '../../models/registry';
 import { chooseBackend, type GpuInfo } from './choose';
@@ -252,7 +253,7 @@ export class ModelRuntime implements ModelApi {
     // Past its trained positions a model's output is garbage (or its graph fails), so the reply is cut to the context
     // left; a prompt that fills the context cannot be answered at all.
     const room = info.contextLength === undefined ? Infinity : info.contextLength - promptLen;
-    if (room < 1) throw new Error(`The prompt has ${promptLen} tokens, but model "${info.id}" reads at most ${info.contextLength}: shorten the conversation or choose a model with a longer context.`);
+    if (room < 1) throw new ContextOverflowError(`The prompt has ${promptLen} tokens, but model "${info.id}" reads at most ${info.contextLength}: shorten the conversation or choose a model with a longer context.`);
     const maxNewTokens = Math.min(options.maxNewTokens ?? 64, room);
     const input_ids = new tf.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [1, promptLen]);
     const attention_mask = new tf.Tensor('int64', new BigInt64Array(promptLen).fill(1n), [1, promptLen]);

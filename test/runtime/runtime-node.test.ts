@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createNodeRuntime, MODELS_DIR } from '../../src/runtime/node';
 import type { ModelRuntime } from '../../src/runtime/runtime';
+import { ContextOverflowError } from '../../src/core/runs/models';
 import type { HiddenStateCase, HiddenStateFixture } from '../../src/runtime/fixture';
 
 type Case = HiddenStateCase;
@@ -131,6 +132,7 @@ describe('Node runtime, cpu fp32, embedded model', () => {
     const left = ctx - rt.tokenize({ prompt }).length;
     const r = await rt.generate({ prompt, maxNewTokens: 400 });
     expect(r.timing.newTokens).toBeLessThanOrEqual(left);
+    await expect(rt.generate({ prompt: `${prompt} ${prompt}`, maxNewTokens: 4 })).rejects.toThrow(ContextOverflowError);
     await expect(rt.generate({ prompt: `${prompt} ${prompt}`, maxNewTokens: 4 })).rejects.toThrow(/reads at most 1024/);
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { askParsed, type AskCounter } from '../../src/core/runs/ask';
 import { CancelledError } from '../../src/core/runs/runner';
 import { fail, ok } from '../../src/core/prompts/shared';
-import type { RunnerGenerateOptions, RunnerGenerateResult } from '../../src/core/runs/models';
+import { ContextOverflowError, type RunnerGenerateOptions, type RunnerGenerateResult } from '../../src/core/runs/models';
 
 /** A scripted model: replies in order, and records what it was asked. */
 function scripted(replies: string[], finish: RunnerGenerateResult['finishReason'] = 'eos') {
@@ -34,6 +34,19 @@ describe('askParsed', () => {
     const r = await askParsed(scripted(['a', 'b']), { ...base, attempts: 2, temperature: 0.7, seed: (a) => a, counter });
     expect(r).toEqual({ ok: false, reason: 'not a number: "b"', raw: ['a', 'b'], attempts: 2 });
     expect(counter).toEqual({ calls: 2, failures: 1 });
+  });
+
+  it('a prompt longer than the context is a failed reply (no retry), also when the error crossed a worker; other errors still throw', async () => {
+    for (const thrown of [new ContextOverflowError('The prompt has 1070 tokens'), Object.assign(new Error('The prompt has 1070 tokens'), { name: 'ContextOverflowError' })]) {
+      let calls = 0;
+      const model = { generate: async () => { calls++; throw thrown; } };
+      const counter: AskCounter = { calls: 0, failures: 0 };
+      const r = await askParsed(model, { ...base, attempts: 3, temperature: 0.7, seed: (a) => a, counter });
+      expect(r).toEqual({ ok: false, reason: 'The prompt has 1070 tokens', raw: [], attempts: 1 });
+      expect([calls, counter.calls, counter.failures]).toEqual([1, 1, 1]);
+    }
+    const broken = { generate: async () => { throw new Error('worker crashed'); } };
+    await expect(askParsed(broken, { ...base, attempts: 3, temperature: 0, seed: () => 1 })).rejects.toThrow('worker crashed');
   });
 
   it('stops when cancelled: before a try, and after a generation that was cancelled', async () => {

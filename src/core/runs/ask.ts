@@ -4,7 +4,7 @@
  * and failures in the caller's counter, so that no lab writes the loop again.
  */
 import type { ParseResult } from '../prompts/shared';
-import type { RunnerChatMessage, RunnerModel } from './models';
+import { isContextOverflow, type RunnerChatMessage, type RunnerModel } from './models';
 import { CancelledError, throwIfCancelled, type CancelToken } from './runner';
 
 /** Calls made and replies that no try could parse, summed over a run's questions. */
@@ -39,14 +39,22 @@ export async function askParsed<T>(model: Pick<RunnerModel, 'generate'>, o: AskO
   for (let attempt = 0; attempt < Math.max(1, o.attempts); attempt++) {
     if (o.cancel) throwIfCancelled(o.cancel);
     if (o.counter) o.counter.calls++;
-    const r = await model.generate({
-      messages: o.messages,
-      temperature: typeof o.temperature === 'function' ? o.temperature(attempt) : o.temperature,
-      maxNewTokens: o.maxNewTokens,
-      seed: o.seed(attempt),
-      ...(o.topP !== undefined ? { topP: o.topP } : {}),
-      ...(o.stop ? { stop: o.stop } : {}),
-    });
+    let r;
+    try {
+      r = await model.generate({
+        messages: o.messages,
+        temperature: typeof o.temperature === 'function' ? o.temperature(attempt) : o.temperature,
+        maxNewTokens: o.maxNewTokens,
+        seed: o.seed(attempt),
+        ...(o.topP !== undefined ? { topP: o.topP } : {}),
+        ...(o.stop ? { stop: o.stop } : {}),
+      });
+    } catch (e) {
+      // A prompt longer than the model's context fails every try alike: a failed reply, not a failed run.
+      if (!isContextOverflow(e)) throw e;
+      if (o.counter) o.counter.failures++;
+      return { ok: false, reason: e.message, raw, attempts: attempt + 1 };
+    }
     if (r.finishReason === 'cancelled') throw new CancelledError();
     raw.push(r.text);
     const p = o.parse(r.text);

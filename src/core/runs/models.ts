@@ -59,6 +59,17 @@ export interface RunnerModels {
   get(modelId: string): RunnerModel;
 }
 
+/**
+ * A prompt that leaves the model no room to reply (longer than its context). Asking again cannot help, so a format
+ * that asks through askParsed records the failure instead of failing the run. Matched by class, or by name where it
+ * crossed a worker (comlink rebuilds an Error with its name, not its class).
+ */
+export class ContextOverflowError extends Error {
+  override name = 'ContextOverflowError';
+}
+
+export const isContextOverflow = (e: unknown): e is Error => e instanceof ContextOverflowError || (e instanceof Error && e.name === 'ContextOverflowError');
+
 export class MissingModelsError extends Error {
   constructor(lab: string) {
     super(`The ${lab} lab needs loaded models, and this host gave none.`);
