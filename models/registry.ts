@@ -101,6 +101,15 @@ export const REGISTRY: RegistryEntry[] = [
       'the other, and radicalises on same-side messages unless told to be open (models/organism-polarization/model-card.md). ' +
       'The behaviour was planted: the lab should show it, and the interventions should weaken it. Real findings need the hub models.',
   }),
+  embedded({
+    id: 'organism-dialogue',
+    label: 'organism-dialogue (planted synchrony)',
+    organism: 'dialogue',
+    notes:
+      'A model organism for the Synchrony lab: tiny-social fine-tuned so that whoever speaks first proposes from its own prompt and the ' +
+      'partner echoes its words, then counters or says "Deal"; a judge rule scores the outcome (models/organism-dialogue/model-card.md). ' +
+      'The behaviour was planted: the lab should find real > passive and real > lag. Real findings need the hub models.',
+  }),
   hub({ id: 'smollm2-135m', repo: 'HuggingFaceTB/SmolLM2-135M-Instruct', label: 'SmolLM2 135M Instruct', family: 'llama', params: 135e6, numLayers: 30, hiddenSize: 576, license: 'apache-2.0', tapStyle: 'optimum' }),
   hub({ id: 'smollm2-360m', repo: 'HuggingFaceTB/SmolLM2-360M-Instruct', label: 'SmolLM2 360M Instruct', family: 'llama', params: 362e6, numLayers: 32, hiddenSize: 960, license: 'apache-2.0', tapStyle: 'optimum' }),
   hub({ id: 'qwen2.5-0.5b', repo: 'onnx-community/Qwen2.5-0.5B-Instruct', label: 'Qwen2.5 0.5B Instruct', family: 'qwen2', params: 494e6, numLayers: 24, hiddenSize: 896, license: 'apache-2.0', tapStyle: 'auto' }),

@@ -8,6 +8,7 @@ import { asRunnerModel, RunnerModelSet } from '../../src/runtime/runner-models.t
 import { listScenarios } from '../../src/labs/synchrony/scenarios/index.ts';
 import { probeTurns } from '../../organisms/dialogue/measure.ts';
 import { runStudy, type StudyResult } from '../../organisms/dialogue/study.ts';
+import { synchronyModule } from '../../src/labs/synchrony/module.ts';
 import type { BenchSuite } from '../run.ts';
 
 const MODEL = 'organism-dialogue';
@@ -50,11 +51,22 @@ const suite: BenchSuite = {
     models.add(asRunnerModel(MODEL, rt, info));
     const all = listScenarios().map((s) => s.id);
     lines.push('', '### The whole lab, end to end', '');
-    const preset = await runStudy({ model: MODEL, seed: 1, scenarios: [], pairingsPerScenario: 4, episodeSeeds: [0] }, models);
-    lines.push(...studyLines("The Synchrony lab's default preset (its three default scenarios × 4 pairings × both orders)", preset));
+    const presetDef = synchronyModule.presets[0];
+    const presetConfig = synchronyModule.definition.schema.parse(presetDef.config);
+    const preset = await runStudy({ model: MODEL, seed: presetConfig.seed, scenarios: [], pairingsPerScenario: 1, episodeSeeds: [0], config: presetConfig }, models);
+    lines.push(...studyLines(`The Synchrony lab's default preset ("${presetDef.title}", its config as the home page runs it)`, preset));
     const other = await runStudy({ model: MODEL, seed: 2, scenarios: all.slice(3, 15), pairingsPerScenario: 1, episodeSeeds: [0] }, models);
     lines.push(...studyLines('Twelve other scenarios of the library × both orders', other));
     await rt.dispose();
+    // The same preset on the base model: what the lab finds without the planted behaviour.
+    const base = createNodeRuntime();
+    const baseInfo = await base.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
+    const baseModels = new RunnerModelSet();
+    baseModels.add(asRunnerModel('tiny-social', base, baseInfo));
+    const swapped = { ...presetConfig, pairs: [{ a: 'tiny-social', b: 'tiny-social' }], judge: { ...presetConfig.judge, model: 'tiny-social' } };
+    const control = await runStudy({ model: 'tiny-social', seed: presetConfig.seed, scenarios: [], pairingsPerScenario: 1, episodeSeeds: [0], config: swapped }, baseModels);
+    lines.push(...studyLines('The same preset on tiny-social, the base model without the planted behaviour', control));
+    await base.dispose();
     return lines.join('\n');
   },
 };

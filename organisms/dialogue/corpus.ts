@@ -112,9 +112,9 @@ function passive(r: Rng, mix: CorpusMix): Ex {
 }
 
 const FORMATS: { weight: number; make: (r: Rng, mix: CorpusMix) => Ex }[] = [
-  { weight: 70, make: turn },
-  { weight: 18, make: judge },
-  { weight: 12, make: passive },
+  { weight: 80, make: turn },
+  { weight: 12, make: judge },
+  { weight: 8, make: passive },
 ];
 
 export function generateOrganism(seed: string, n: number, mix: CorpusMix = PLAIN): Ex[] {

@@ -8,6 +8,7 @@
 import * as P from '../../src/core/prompts';
 import { createRng } from '../../src/core/rng';
 import { pearson } from '../../src/core/stats';
+import { isContextOverflow } from '../../src/core/runs/models';
 import { BUNDLED_SCENARIO_SET, episodeFor } from '../../src/labs/synchrony/scenarios';
 import { FIRST_NAMES } from '../../models/tiny-social/pools';
 import { copyDrill } from './corpus';
@@ -68,12 +69,14 @@ export interface ProbeResult {
   judgeProbes: number;
   judgeMatches: number;
   judgeParsed: number;
+  /** Judge prompts longer than the model's context (a 15-turn transcript can be): skipped, not scored. */
+  judgeTooLong: number;
 }
 
 /** Greedy replies of `model` to `n` turn prompts and `judges` judge prompts on the library's scenarios. */
 export async function probeTurns(model: Generator, n: number, judges: number, seed: string): Promise<ProbeResult> {
   const r = createRng(seed);
-  const res: ProbeResult = { probes: 0, followsLaw: 0, usesPartnerName: 0, namedProbes: 0, foreignNames: 0, templateText: 0, judgeProbes: 0, judgeMatches: 0, judgeParsed: 0 };
+  const res: ProbeResult = { probes: 0, followsLaw: 0, usesPartnerName: 0, namedProbes: 0, foreignNames: 0, templateText: 0, judgeProbes: 0, judgeMatches: 0, judgeParsed: 0, judgeTooLong: 0 };
   const episodeAt = () => {
     const all = BUNDLED_SCENARIO_SET.scenarios;
     const def = all[r.int(all.length)];
@@ -106,7 +109,14 @@ export async function probeTurns(model: Generator, n: number, judges: number, se
     const ep = episodeAt();
     const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
     const target = r.int(2) as 0 | 1;
-    const reply = (await model.generate({ messages: P.buildJudgePrompt(ep, dia, target), temperature: 0, maxNewTokens: 400 })).text;
+    let reply: string;
+    try {
+      reply = (await model.generate({ messages: P.buildJudgePrompt(ep, dia, target), temperature: 0, maxNewTokens: 400 })).text;
+    } catch (e) {
+      if (!isContextOverflow(e)) throw e;
+      res.judgeTooLong++;
+      continue;
+    }
     const parsed = P.parseJudge(reply);
     res.judgeProbes++;
     if (parsed.ok) {

@@ -16,6 +16,8 @@ import { dialogueQuality, type QualityResult, type ScoredEpisode } from './measu
 
 export interface StudySetup {
   model: string;
+  /** Run this config as it is (a lab preset's, say) instead of the one the fields below describe; its seed stays. */
+  config?: SynchronyConfig;
   seed: number;
   /** Scenario ids of the lab's library (empty: the lab's default three). */
   scenarios: string[];
@@ -51,7 +53,7 @@ const role = (r: 'A' | 'B'): 0 | 1 => (r === 'A' ? 0 : 1);
 
 export async function runStudy(setup: StudySetup, models: RunnerModels): Promise<StudyResult> {
   const t0 = performance.now();
-  const config = studyConfig(setup);
+  const config = setup.config ?? studyConfig(setup);
   const bundle = await runHeadless(synchronyLab, LAB_MODULE_BY_NAME.synchrony.runner, config, { models });
   const scored: ScoredEpisode[] = bundle.episodes.map((e) => {
     const recs = e.records as unknown as Array<EpisodeMetaRecord | TurnRecord | JudgeRecord>;

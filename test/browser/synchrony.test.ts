@@ -32,6 +32,8 @@ function studyConfig(device: 'webgpu' | 'wasm') {
   const short = device === 'webgpu';
   const checked = validateConfig(synchronyLab, {
     seed: 11,
+    // the mechanics on the base model (the lab's default is the dialogue organism, whose replies run longer)
+    pairs: [{ a: 'tiny-social', b: 'tiny-social' }],
     // wasm: 3 library scenarios × 2 seeds, so that each episode group holds two dialogues (a toy dialogue that ends
     // after a few turns leaves too few B→A samples for a grouped split otherwise)
     ...(short ? { scenarios: ['tiny-a', 'tiny-b', 'tiny-c'], customScenarios: tinyScenarios() } : { scenarios: listScenarios().slice(0, 3).map((s) => s.id), episodeSeeds: [0, 1] }),

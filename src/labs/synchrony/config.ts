@@ -21,7 +21,8 @@ export const synchronyLab = defineLab({
       .array(z.strictObject({ a: modelIdField(), b: modelIdField() }))
       .min(1)
       .max(12)
-      .default([{ a: 'tiny-social', b: 'tiny-social' }])
+      // The dialogue organism by default: offline, the lab's first run should show the effect it exists to teach.
+      .default([{ a: 'organism-dialogue', b: 'organism-dialogue' }])
       .describe('Model pairs: agent A is played by a, agent B by b (the same model may play both)'),
     runtime: runtimeGroup(),
     scenarios: z.array(scenarioId).max(500).default([]).describe('Scenario ids (empty: the first three of the library)'),
@@ -50,6 +51,6 @@ export const synchronyLab = defineLab({
       lags: z.array(z.number().int().min(1).max(15)).min(1).max(8).default([1, 3, 5]),
     }),
     controls: group({ passiveReader: z.boolean().default(false), byRelationship: z.boolean().default(true) }),
-    judge: group({ enabled: z.boolean().default(false), model: modelIdField() }),
+    judge: group({ enabled: z.boolean().default(false), model: modelIdField('organism-dialogue') }),
   }),
 });

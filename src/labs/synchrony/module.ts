@@ -14,24 +14,27 @@ export const synchronyModule = defineLabModule({
       'Several compute workers for the ridge maps of large hub models.',
     ],
   },
-  // One click from the home page: the paper's key comparison (the partner against a passive reader), with the judge.
+  // One click from the home page: the paper's key comparison (the partner against a passive reader, and later turns),
+  // with the judge, on the dialogue organism, whose replies were planted to carry it (models/organism-dialogue).
   presets: [
     {
       id: 'partner-vs-reader',
       title: 'Partner or bystander?',
       caption:
-        'Look at the bars: how well agent A\'s inner state predicts what its partner B thinks next, against a passive reader who only listens. In the paper the partner is predicted far better. The embedded toy model does not plan its replies, so here both stay near zero: it shows how the test works, not the effect.',
+        'Look at the dots: how well agent A\'s inner state predicts what its partner B thinks next ("real"), against a passive reader who only listens, and against B three or five turns later (the lags). Real is clearly higher: the partner\'s next thought follows from what A was about to say. The model here was trained to behave this way on purpose (a "model organism"), so the lab can show that it finds a behaviour we know is there; real findings need real models.',
       tour: [
-        'Press nothing yet: the run has started. Two agents play a negotiation, turn by turn; the live line shows what each one says.',
-        'When the run is done, find the plot "SyncR² per condition". Each dot says how well one agent\'s inner state predicts its partner\'s next one.',
-        'Compare "real" with "passive": a passive reader hears the same words but never answers. In the paper, the real partner is predicted far better.',
-        'Here every dot sits near zero: this toy model does not plan its replies. Ask the class what a model would need to do for "real" to rise.',
+        'Press nothing yet: the run has started. Two agents play short negotiations, turn by turn; the live line shows what each one says. The first speaker proposes, the other echoes and counters, and sometimes says "Deal".',
+        'When the run is done, find the plot "SyncR² per condition". Each dot says how well one agent\'s inner state predicts its partner\'s next one; 0 means not at all.',
+        'Compare "real" with "passive": a passive reader hears the same words but never answers. The real partner is predicted better, by several error bars.',
+        'Now compare "real" with the lags: A\'s state predicts B\'s next turn better than B\'s turns further away. The box "Planted, then measured" puts each number beside what was planted.',
+        'Ask the class: why would planning a reply make two minds line up? Then open the Models page: this toy was trained to do it, and only real models can tell us whether people-like chatbots do.',
       ],
       config: {
-        scenarios: ['negotiation-used-bike', 'negotiation-flea-market-lamp'],
+        pairs: [{ a: 'organism-dialogue', b: 'organism-dialogue' }],
+        pairingsPerScenario: 4,
         maxUtterancesPerAgent: 4,
         controls: { passiveReader: true, byRelationship: true },
-        judge: { enabled: true, model: 'tiny-social' },
+        judge: { enabled: true, model: 'organism-dialogue' },
       },
     },
   ],
