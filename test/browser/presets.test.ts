@@ -59,7 +59,7 @@ describe('presets from the home page (Chromium, wasm)', () => {
   });
   afterAll(() => browser?.close());
 
-  it.each(LAB_NAMES.map((n) => [n]))('%s: one click shows the effect and says what to notice', async (lab) => {
+  it.each(LAB_NAMES.map((n) => [n]))('%s: one click shows the effect and says what to notice', { timeout: 480_000 }, async (lab) => {
     const { page, errors } = await openPage(browser, '');
     const show = page.getByTestId(`preset-${lab}`);
     await show.waitFor();
@@ -72,7 +72,7 @@ describe('presets from the home page (Chromium, wasm)', () => {
     await expect.poll(() => page.getByTestId('preset-tour').textContent()).toMatch(/^Step 1 of \d/);
     await page.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => page.getByTestId('preset-tour').textContent()).toMatch(/^Step 2 of/);
-    await finished(page, 240_000);
+    await finished(page, 420_000);
     await page.getByTestId(EFFECT[lab]).waitFor({ timeout: 60_000 });
     console.log(`preset ${lab}: effect figure after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     if (lab === 'polarization') await polarizationResults(page);

@@ -82,6 +82,32 @@ describe('latestOnly', () => {
     expect(seen).toEqual([1, 2]);
     expect(errors).toHaveLength(1);
   });
+  it('paces reruns by the time a job took, and an urgent push skips the pause', async () => {
+    const startedAt: number[] = [];
+    const t = latestOnly<number>(async () => {
+      startedAt.push(Date.now());
+      await new Promise((r) => setTimeout(r, 40));
+    }, undefined, { idleRatio: 2, maxWaitMs: 1_000 });
+    t.push(1);
+    t.push(2);
+    await t.idle();
+    // job 1 took ~40 ms, so job 2 waited ~80 ms more before it started
+    expect(startedAt[1] - startedAt[0]).toBeGreaterThanOrEqual(110);
+    t.push(3);
+    t.push(4);
+    await new Promise((r) => setTimeout(r, 50)); // job 3 done, pausing before 4
+    t.push(5, true);
+    await t.idle();
+    expect(startedAt).toHaveLength(4);
+    // job 5 replaced 4 and started at once: within the pause job 4 would have had (~80 ms after job 3 ended)
+    expect(startedAt[3] - startedAt[2]).toBeLessThan(100);
+    t.push(6);
+    t.push(7);
+    await new Promise((r) => setTimeout(r, 50));
+    t.expedite(); // the run ended: the paused rerun starts now
+    await t.idle();
+    expect(startedAt[5] - startedAt[4]).toBeLessThan(100);
+  });
   it('reset drops the pending rerun and marks the running job stale', async () => {
     const seen: number[] = [];
     let staleAtEnd = false;
