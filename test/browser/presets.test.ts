@@ -76,6 +76,15 @@ describe('presets from the home page (Chromium, wasm)', () => {
     await page.getByTestId(EFFECT[lab]).waitFor({ timeout: 60_000 });
     console.log(`preset ${lab}: effect figure after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     if (lab === 'polarization') await polarizationResults(page);
+    if (lab === 'synchrony') {
+      // The dialogue organism's planted synchrony: real above the passive reader and each lag (tiny-social: 0 = 0).
+      const table = page.getByTestId('sync-planted-table');
+      await table.waitFor();
+      const diffs = await table.locator('tbody tr[data-condition] td:nth-child(3)').allTextContents();
+      console.log(`preset synchrony: real − control ${diffs.join(', ')}; in SEs ${(await table.locator('tbody tr[data-condition] td:nth-child(4)').allTextContents()).join(', ')}`);
+      expect(diffs.length).toBeGreaterThanOrEqual(2);
+      for (const d of diffs) expect(Number(d)).toBeGreaterThan(0);
+    }
     // Every figure carries a one-line summary (its text alternative); after a run, at least one states numbers.
     const summaries = await page.getByTestId('figure-summary').allTextContents();
     expect(summaries.length).toBeGreaterThan(0);
@@ -85,6 +94,9 @@ describe('presets from the home page (Chromium, wasm)', () => {
       // The run bar (sticky) and the status bar (fixed) would lie across an element's picture.
       await page.addStyleTag({ content: '.runbar { position: static !important } footer.status { display: none !important }' });
       await page.getByTestId('preset-caption').screenshot({ path: `${process.env.SCREENSHOTS}/preset-${lab}-caption.png` });
+      // The last analysis may still be redrawing the figure: let it settle before its picture.
+      await page.getByTestId(EFFECT[lab]).scrollIntoViewIfNeeded();
+      await page.waitForTimeout(2_000);
       await page.getByTestId(EFFECT[lab]).screenshot({ path: `${process.env.SCREENSHOTS}/preset-${lab}.png` });
     }
     expect(errors).toEqual([]);
