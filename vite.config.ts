@@ -67,9 +67,12 @@ const crossOriginIsolation = {
 };
 
 export default defineConfig({
+  // Relative asset URLs: the built app works from any sub-path of any static host (GitHub Pages' /<repo>/, say).
+  base: './',
   plugins: [copyOrtAssets(), embeddedModels(), svelte()],
   worker: { format: 'es', plugins: () => [noViewsInWorkers()] },
-  build: { target: 'es2022', chunkSizeWarningLimit: 4000 },
+  // Workers are built into assets/, one level below the app's root: src/runtime/browser.ts appBase() relies on it.
+  build: { target: 'es2022', chunkSizeWarningLimit: 4000, assetsDir: 'assets' },
   server: { port: 5173, headers: crossOriginIsolation },
   preview: { port: 5173, headers: crossOriginIsolation },
 });

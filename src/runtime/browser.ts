@@ -10,9 +10,14 @@ import { TAP_OUTPUT } from '../core/onnx/taps';
 /** Cache name for patched hub downloads; distinct from transformers.js's own "transformers-cache". */
 export const TAPPED_CACHE_KEY = 'social-minds-lab-tapped-v1';
 
-function appBase(): string {
-  const base = (import.meta.env?.BASE_URL as string | undefined) ?? '/';
-  return new URL(base, self.location.href).href;
+/**
+ * The app's root URL, where its models/ and ort/ folders are. An absolute base ('/' in dev) is the root on this
+ * origin. The build's base is relative ('./', so that it works from any sub-path): relative to the page, and in a
+ * worker, whose own URL is a file in the build's assets/ folder, one level further up.
+ */
+export function appBase(base = (import.meta.env?.BASE_URL as string | undefined) ?? '/', here = self.location.href, inWorker = typeof document === 'undefined'): string {
+  if (!base.startsWith('.')) return new URL(base, here).href;
+  return new URL(inWorker ? `../${base}` : base, here).href;
 }
 
 function resolveLocal(model: string): ResolvedModel | undefined {
