@@ -1,21 +1,30 @@
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const root = import.meta.dirname;
 
-/** onnxruntime-web defaults to a CDN for its .wasm/.mjs; we serve our own copies so the lab works offline. */
+/**
+ * onnxruntime-web defaults to a CDN for its .wasm/.mjs; we serve our own copy so the lab works offline. The app
+ * imports onnxruntime-web's WebGPU bundle, which loads the asyncify build for both WebGPU and wasm (the JSEP, JSPI
+ * and plain builds are never requested: 59 MB that a site would upload for nothing). The runtime points
+ * onnxruntime at ort/ before any session (src/runtime/browser.ts), so the copy Vite emits into assets/ from the
+ * bundle's own `new URL(…wasm, import.meta.url)` is never fetched either, and is dropped from the build.
+ */
+const ORT_FILE = /^ort-wasm-simd-threaded\.asyncify\.(wasm|mjs)$/;
 function copyOrtAssets(): Plugin {
   return {
     name: 'copy-ort-assets',
     buildStart() {
       const src = resolve(root, 'node_modules/onnxruntime-web/dist');
       const dst = resolve(root, 'public/ort');
+      rmSync(dst, { recursive: true, force: true });
       mkdirSync(dst, { recursive: true });
-      for (const f of readdirSync(src)) {
-        if (/^ort-wasm-simd-threaded.*\.(wasm|mjs)$/.test(f)) cpSync(resolve(src, f), resolve(dst, f));
-      }
+      for (const f of readdirSync(src)) if (ORT_FILE.test(f)) cpSync(resolve(src, f), resolve(dst, f));
+    },
+    generateBundle(_options, bundle) {
+      for (const name of Object.keys(bundle)) if (/(^|\/)ort-wasm-simd-threaded[^/]*\.wasm$/.test(name)) delete bundle[name];
     },
   };
 }
