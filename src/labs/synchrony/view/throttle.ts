@@ -16,10 +16,6 @@ export interface LatestOnly<T> {
 }
 
 /**
- * `run(input, isStale)` is called for the first input and then, after each finish, for the latest input pushed
- * meanwhile. `isStale()` turns true once a newer input or a reset arrived, so a finished job can drop its result.
- */
-/**
  * `pace`: after each job, wait `idleRatio` times as long as it took (at most `maxWaitMs`) before the next non-urgent
  * one, so that a live analysis takes at most 1 / (1 + idleRatio) of a core from the run that feeds it.
  */
@@ -28,6 +24,10 @@ export interface Pace {
   maxWaitMs: number;
 }
 
+/**
+ * `run(input, isStale)` is called for the first input and then, after each finish, for the latest input pushed
+ * meanwhile. `isStale()` turns true once a newer input or a reset arrived, so a finished job can drop its result.
+ */
 export function latestOnly<T>(run: (input: T, isStale: () => boolean) => Promise<void>, onError?: (e: unknown) => void, pace?: Pace): LatestOnly<T> {
   let running = false;
   let pending: { input: T; urgent: boolean } | null = null;
