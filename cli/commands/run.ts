@@ -1,16 +1,19 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { CliUsageError, type CliCommand } from '../command.ts';
 import { readConfigInput } from '../config-input.ts';
 import { openLabByName } from '../../src/labs/registry.ts';
 import { runHeadless } from '../../src/core/runs/headless.ts';
 import { writeBundle } from '../../src/core/runs/bundle.ts';
 import { loadRunModels } from '../run-models.ts';
+import { CancelledError } from '../../src/core/runs/runner.ts';
+import { DurableOutError, openDurableOut } from '../durable-out.ts';
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'Run a lab config headless and write the same bundle the UI exports.',
-  usage: 'npm run lab -- run <link | config.json> --out <dir> [--device cpu|wasm] [--dtype fp32|q4] [--json]',
+  summary: 'Run a lab config headless and write the same bundle the UI exports; a killed run continues where it stopped.',
+  usage:
+    'npm run lab -- run <link | config.json> --out <dir> [--device cpu|wasm] [--dtype fp32|q4] [--json]\n' +
+    'Each finished episode is saved under <dir>/.partial as it lands; the same command again continues after the last one. Ctrl-C stops after saving.',
   options: { out: { type: 'string' }, device: { type: 'string' }, dtype: { type: 'string' } },
   async run({ positionals, values, json, out, err }) {
     const { def, config } = readConfigInput(positionals[0]);
@@ -20,8 +23,23 @@ export const runCommand: CliCommand = {
     const started = performance.now();
     const plan = lab.plan(config);
     if (plan.unavailable) throw new CliUsageError(plan.unavailable);
+    let durable;
+    try {
+      durable = openDurableOut(outDir, def, config, plan.episodes);
+    } catch (e) {
+      if (e instanceof DurableOutError) throw new CliUsageError(e.message);
+      throw e;
+    }
+    if (durable.finished.length && !json) err(`continuing run ${durable.id}: ${durable.finished.length} of ${plan.episodes} episodes were finished before (${durable.partialDir})`);
     const cfgRuntime = ((config as Record<string, unknown>).runtime ?? {}) as { device?: string; dtype?: string };
     const runtime = { device: (values.device as string | undefined) ?? cfgRuntime.device, dtype: (values.dtype as string | undefined) ?? cfgRuntime.dtype };
+    const cancel = { cancelled: false };
+    const stop = () => {
+      cancel.cancelled = true;
+      err('stopping: the episode under way is dropped, the finished ones are kept (press Ctrl-C again to quit at once)');
+      process.once('SIGINT', () => process.exit(130));
+    };
+    process.once('SIGINT', stop);
     const loaded = plan.models.length ? await loadRunModels(plan.models, runtime, json ? undefined : err) : null;
     let bundle;
     try {
@@ -29,16 +47,29 @@ export const runCommand: CliCommand = {
         models: loaded?.models,
         backend: loaded?.backend,
         dtype: loaded?.dtype,
+        cancel,
+        resume: { episodes: durable.finished, id: durable.id, createdAt: durable.createdAt },
+        onEpisodeDone: (ep) => durable.save(ep),
         onEpisode: (done, total) => {
           if (!json) err(`episode ${done}/${total} done`);
         },
       });
+    } catch (e) {
+      if (e instanceof CancelledError) {
+        const saved = readdirSync(durable.partialDir).filter((f) => /^episode-\d+\.json$/.test(f)).length;
+        err(`stopped: ${saved} of ${plan.episodes} episodes are saved in ${durable.partialDir}; run the same command again to continue.`);
+        return 130;
+      }
+      if (e instanceof DurableOutError) {
+        err(`run failed: ${e.message}`);
+        return 1;
+      }
+      throw e;
     } finally {
+      process.removeListener('SIGINT', stop);
       await loaded?.dispose();
     }
-    mkdirSync(outDir, { recursive: true });
-    const file = resolve(outDir, `${bundle.meta.id}.zip`);
-    writeFileSync(file, writeBundle(bundle));
+    const file = durable.finish(writeBundle(bundle));
     const seconds = (performance.now() - started) / 1000;
     if (json) out(JSON.stringify({ file, runId: bundle.meta.id, lab: def.name, episodes: bundle.episodes.length, seconds, results: bundle.results }, null, 2));
     else out(`wrote ${file}\n${bundle.episodes.length} episodes in ${seconds.toFixed(1)} s\n${bundle.results.map((r) => `${r.name}: ${preview(r.value)}`).join('\n')}`);

@@ -1,5 +1,5 @@
 import type { LabDefinition } from '../config/lab-definition';
-import { episodeRng, type CancelToken, type LabRunner } from './runner';
+import { episodeRng, throwIfCancelled, type CancelToken, type LabRunner } from './runner';
 import type { RunBundle } from './bundle';
 import type { RunnerModels } from './models';
 import { newRunId, type Episode, type RunMeta } from './types';
@@ -14,6 +14,13 @@ export interface HeadlessOptions {
   /** "cpu/fp32"-style description of the models' backend and dtype, for the run's metadata. */
   backend?: string | null;
   dtype?: string | null;
+  /**
+   * A resumed run: the episodes finished before (indices 0..k-1, in order), and the run's id and start time, so
+   * that the bundle equals an uninterrupted run's (episodes are seeded by index, so the rest repeat exactly).
+   */
+  resume?: { episodes: readonly Episode[]; id: string; createdAt: string };
+  /** Called with each finished episode before the next one starts (the CLI saves it to disk here). */
+  onEpisodeDone?(episode: Episode): void | Promise<void>;
 }
 
 /**
@@ -26,9 +33,13 @@ export async function runHeadless<C extends Record<string, unknown>>(def: LabDef
   if (plan.unavailable) throw new Error(plan.unavailable);
   const now = opts.now ?? (() => new Date());
   const seed = Number(config.seed ?? 0);
-  const episodes: Episode[] = [];
+  const episodes: Episode[] = [...(opts.resume?.episodes ?? [])];
+  episodes.forEach((e, i) => {
+    if (e.index !== i) throw new Error(`a resumed run needs episodes 0..${episodes.length - 1} in order; found ${e.index} at ${i}`);
+  });
   const cancel = opts.cancel ?? { cancelled: false };
-  for (let index = 0; index < plan.episodes; index++) {
+  for (let index = episodes.length; index < plan.episodes; index++) {
+    throwIfCancelled(cancel);
     const ep = await runner.runEpisode(config, {
       index,
       rng: episodeRng(seed, index),
@@ -38,11 +49,12 @@ export async function runHeadless<C extends Record<string, unknown>>(def: LabDef
       models: opts.models,
     });
     episodes.push(ep);
+    await opts.onEpisodeDone?.(ep);
     opts.onEpisode?.(index + 1, plan.episodes);
   }
   const stamp = now().toISOString();
   const meta: RunMeta = {
-    id: newRunId(now().getTime()),
+    id: opts.resume?.id ?? newRunId(now().getTime()),
     lab: def.name,
     schemaVersion: def.version,
     config,
@@ -52,7 +64,7 @@ export async function runHeadless<C extends Record<string, unknown>>(def: LabDef
     status: 'done',
     episodesDone: episodes.length,
     episodesTotal: plan.episodes,
-    createdAt: stamp,
+    createdAt: opts.resume?.createdAt ?? stamp,
     updatedAt: stamp,
   };
   const results = (await runner.summarize(config, episodes)).map((r) => ({ ...r, updatedAt: stamp }));
