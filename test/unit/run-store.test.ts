@@ -6,7 +6,7 @@ import type { Episode, RunMeta } from '../../src/core/runs/types';
 import { LABS } from '../../src/labs/registry';
 import { defaultConfig } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
-import { zipSync, strToU8 } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 
 let store: RunStore;
 let dbCount = 0;
@@ -120,6 +120,23 @@ describe('bundle import refuses corrupt files with a message', () => {
   });
   it('reads a good bundle', () => {
     expect(readBundle(good(), LABS).episodes.length).toBe(1);
+  });
+  it('never inflates an entry it does not know (8 MB of zeros beside a good bundle)', () => {
+    const files = unzipSync(good());
+    const bundle = zipSync({ ...files, 'junk.bin': new Uint8Array(8 * 2 ** 20) });
+    expect(bundle.length).toBeLessThan(100_000);
+    expect(readBundle(bundle, LABS).episodes.length).toBe(1);
+  });
+  it('refuses a zip whose entries declare more than the limit, before inflating them', () => {
+    const bytes = zipSync(unzipSync(good()), { level: 0 });
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // Declare 1.5 GiB for every entry, in each local header (offset 22) and central directory entry (offset 24).
+    for (let i = 0; i + 4 <= bytes.length; i++) {
+      const sig = view.getUint32(i, true);
+      if (sig === 0x04034b50) view.setUint32(i + 22, 1.5 * 2 ** 30, true);
+      if (sig === 0x02014b50) view.setUint32(i + 24, 1.5 * 2 ** 30, true);
+    }
+    expect(() => readBundle(bytes, LABS)).toThrow(/would inflate the bundle past 2 GB/);
   });
 });
 

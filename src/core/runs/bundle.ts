@@ -12,6 +12,10 @@ import type { Episode, RunMeta, RunResult } from './types';
  */
 export const BUNDLE_FORMAT = 'social-minds-lab/run-bundle@1';
 export const MAX_BUNDLE_BYTES = 1024 * 1024 * 1024;
+/** The files a bundle holds; any other entry of the zip is never inflated. */
+const BUNDLE_FILES = new Set(['run.json', 'config.json', 'records.jsonl', 'tensors.safetensors', 'results.json']);
+/** What the known entries may inflate to, together (a zip bomb stops here, before it is inflated). */
+export const MAX_INFLATED_BYTES = 2 * MAX_BUNDLE_BYTES;
 
 export interface RunBundle {
   meta: RunMeta;
@@ -52,9 +56,21 @@ function readJson(files: Unzipped, name: string): unknown {
 export function readBundle(bytes: Uint8Array, labs: readonly LabDefinition[]): RunBundle {
   if (bytes.length > MAX_BUNDLE_BYTES) throw new BundleError('the file is larger than 1 GB');
   let files: Unzipped;
+  let inflated = 0;
   try {
-    files = unzipSync(bytes);
+    // The filter sees each entry's declared size before it is inflated: unknown entries are skipped, and the known
+    // ones may not declare more than the limit together (fflate inflates an entry into a buffer of its declared size,
+    // so a size that lies cannot make it grow: the entry comes out cut short, and its reader refuses it).
+    files = unzipSync(bytes, {
+      filter: (f) => {
+        if (!BUNDLE_FILES.has(f.name)) return false;
+        inflated += f.originalSize;
+        if (inflated > MAX_INFLATED_BYTES) throw new BundleError(`${f.name} would inflate the bundle past ${MAX_INFLATED_BYTES / 2 ** 30} GB (a zip bomb?)`);
+        return true;
+      },
+    });
   } catch (e) {
+    if (e instanceof BundleError) throw e;
     throw new BundleError(`not a run bundle (the zip does not open: ${(e as Error).message})`);
   }
   const meta = readJson(files, 'run.json') as Partial<RunMeta> & { format?: string };
