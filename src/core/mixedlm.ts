@@ -67,6 +67,12 @@ export interface MixedLmResult {
   llf: number;
   n: number;
   converged: boolean;
+  /**
+   * Random-intercept factors whose variance sits at ~0 (a singular fit, on the boundary). The standard errors of the
+   * fixed effects then come from the GLS covariance σ²(XᵀP⁻¹X)⁻¹ at the fitted variances, which is what statsmodels'
+   * inverse Hessian gives there too (within ~1e-3, the test's boundary case); absent for an interior optimum.
+   */
+  singular?: string[];
 }
 
 interface Moments {
@@ -338,16 +344,22 @@ export function mixedLM(input: MixedLmInput): MixedLmResult {
   const H = hessian(full, [...beta, ...gamma], hs);
   const P = m.p + k;
   const neg = H.flat().map((v) => -v);
+  // A variance at ~0 (an outcome the fixed effects explain fully, say) puts the optimum on the boundary, where the
+  // Hessian in γ need not be negative definite; the fixed effects' covariance is then the GLS one at the fitted γ.
+  const singular = input.factors.filter((_, i) => gamma[i] < 1e-6).map((f) => f.name);
   let cov: Float64Array;
+  let coefVar: (c: number) => number;
   try {
     cov = spdInverse(neg, P);
+    coefVar = (c) => cov[c * P + c];
   } catch {
-    throw new Error('mixedLM: the REML Hessian is not negative definite at the optimum (a variance component is at or near 0?)');
+    if (!singular.length) throw new Error('mixedLM: the REML Hessian is not negative definite at an interior optimum (the fit is unstable)');
+    coefVar = (c) => scale * XPXinv[c * m.p + c];
   }
   const q = normalQuantile(1 - (1 - (input.level ?? 0.95)) / 2);
   const names = [...(input.intercept ?? true ? ['Intercept'] : []), ...input.fixed.map((f) => f.name)];
   const coef = Array.from(beta);
-  const se = coef.map((_, c) => Math.sqrt(cov[c * P + c]));
+  const se = coef.map((_, c) => Math.sqrt(coefVar(c)));
   const z = coef.map((b, c) => b / se[c]);
   const levelsOf = (fi: number) => m.factorOf.reduce((s, f) => s + (f === fi ? 1 : 0), 0);
   return {
@@ -363,5 +375,6 @@ export function mixedLM(input: MixedLmInput): MixedLmResult {
     llf,
     n,
     converged,
+    ...(singular.length ? { singular } : {}),
   };
 }

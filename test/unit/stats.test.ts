@@ -104,6 +104,16 @@ describe('mixed model with crossed random intercepts vs statsmodels MixedLM (REM
       expect(r.converged).toBe(true);
     });
   });
+  it('a singular fit (both variances at 0, as statsmodels finds): the fixed effects and their SEs, not an error', () => {
+    const b = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/compute/mixedlm-boundary.json'), 'utf8'));
+    expect(b.warnings.join(' ')).toMatch(/Hessian matrix at the estimated parameter values is not positive definite/);
+    const r = mixedLM({ y: b.rows.y, fixed: [{ name: 'sim', values: b.rows.sim }], factors: [{ name: 'colA', labels: b.rows.colA }, { name: 'colB', labels: b.rows.colB }] });
+    expect(maxRel(r.coef, b.coef)).toBeLessThan(1e-4);
+    // statsmodels stops with variances of ~1e-4 of the scale, not 0: its SEs sit that much above the GLS ones.
+    expect(maxRel(r.se, b.se)).toBeLessThan(2e-3);
+    expect(r.singular).toEqual(['colA', 'colB']);
+    expect(rel(r.scale, b.scale)).toBeLessThan(1e-3);
+  });
   it('parses formulas', () => {
     expect(parseFormula('y ~ sim + x2')).toEqual({ response: 'y', terms: ['sim', 'x2'], intercept: true });
     expect(parseFormula('out ~ 0 + a')).toEqual({ response: 'out', terms: ['a'], intercept: false });

@@ -109,6 +109,8 @@ export function similarityRegression(rows: readonly OutcomeRow[], game: string, 
         { name: 'partner', labels: usable.map((r) => r.partner) },
       ],
     });
+    // A singular fit is a finding, not a failure: the models differ by no more than sim (and the covariates) explain.
+    if (result.singular) notes.push(`the random-intercept variance of ${result.singular.join(' and ')} is 0 (a singular fit: no model stands out beyond what the fixed effects explain)`);
     return withNotes({ ...base, result });
   } catch (e) {
     return withNotes({ ...base, result: null, note: `the fit failed: ${(e as Error).message}` });
