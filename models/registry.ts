@@ -35,7 +35,7 @@ export interface RegistryEntry {
    * A model organism: an embedded model whose behaviour was planted by its training data (organisms/<lab>/law.ts);
    * its truth is models/<repo>/planted.json, and the lab shows it beside what it measures.
    */
-  organism?: 'opinions' | 'dialogue' | 'polarization';
+  organism?: 'opinions' | 'dialogue' | 'polarization' | 'similarity';
   /** Fields not checked against the hub (no network where this was written). */
   unverified: string[];
   notes?: string;
@@ -55,8 +55,8 @@ function hub(e: Omit<RegistryEntry, 'source' | 'revision' | 'dtypes' | 'approxBy
   return { ...e, source: 'hub', revision: null, dtypes: HUB_DTYPES, approxBytes: approxBytes(e.params ?? 0, HUB_DTYPES), unverified: HUB_UNVERIFIED };
 }
 
-/** A model this project trains and ships in models/<id>/ (tiny-social and the model organisms: same architecture). */
-function embedded(e: Pick<RegistryEntry, 'id' | 'label' | 'notes' | 'organism'>): RegistryEntry {
+/** A model this project trains and ships in models/<id>/ (tiny-social and the model organisms); its config.json gives the architecture. */
+function embedded(e: Pick<RegistryEntry, 'id' | 'label' | 'notes' | 'organism'> & { dtypes?: ConcreteDtype[] }): RegistryEntry {
   return {
     ...e,
     repo: e.id,
@@ -66,7 +66,7 @@ function embedded(e: Pick<RegistryEntry, 'id' | 'label' | 'notes' | 'organism'>)
     params: null,
     numLayers: null,
     hiddenSize: null,
-    dtypes: ['fp32', 'q4'],
+    dtypes: e.dtypes ?? ['fp32', 'q4'],
     approxBytes: {},
     license: 'project',
     tapStyle: 'optimum',
@@ -110,6 +110,20 @@ export const REGISTRY: RegistryEntry[] = [
       'partner echoes its words, then counters or says "Deal"; a judge rule scores the outcome (models/organism-dialogue/model-card.md). ' +
       'The behaviour was planted: the lab should find real > passive and real > lag. Real findings need the hub models.',
   }),
+  // The Similarity population (organisms/similarity/law.ts): four small siblings of one initialisation, two per
+  // lexicon. fp32 only: the embedded models' size budget has no room for their q4 copies.
+  ...(['a1', 'a2', 'b1', 'b2'] as const).map((v) =>
+    embedded({
+      id: `organism-sim-${v}`,
+      label: `organism-sim-${v} (planted lexicon ${v[0].toUpperCase()})`,
+      organism: 'similarity',
+      dtypes: ['fp32'],
+      notes:
+        `One of four model organisms for the Similarity lab, trained from scratch on word-game lexicon ${v[0].toUpperCase()}: pairs on one lexicon ` +
+        'guess each other\'s words and write less varied stories together than pairs across lexicons (models/organism-sim-a1/model-card.md). It plays ' +
+        'word guessing and writes stories, nothing else. The behaviour was planted: the lab should find it. Real findings need the hub models.',
+    }),
+  ),
   hub({ id: 'smollm2-135m', repo: 'HuggingFaceTB/SmolLM2-135M-Instruct', label: 'SmolLM2 135M Instruct', family: 'llama', params: 135e6, numLayers: 30, hiddenSize: 576, license: 'apache-2.0', tapStyle: 'optimum' }),
   hub({ id: 'smollm2-360m', repo: 'HuggingFaceTB/SmolLM2-360M-Instruct', label: 'SmolLM2 360M Instruct', family: 'llama', params: 362e6, numLayers: 32, hiddenSize: 960, license: 'apache-2.0', tapStyle: 'optimum' }),
   hub({ id: 'qwen2.5-0.5b', repo: 'onnx-community/Qwen2.5-0.5B-Instruct', label: 'Qwen2.5 0.5B Instruct', family: 'qwen2', params: 494e6, numLayers: 24, hiddenSize: 896, license: 'apache-2.0', tapStyle: 'auto' }),

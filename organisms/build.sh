@@ -5,6 +5,8 @@
 #   organisms/build.sh opinions            # models/organism-opinions (law: organisms/opinions/law.ts)
 #   organisms/build.sh polarization        # models/organism-polarization (law: organisms/polarization/law.ts)
 #   organisms/build.sh dialogue            # models/organism-dialogue (law: organisms/dialogue/law.ts)
+#   organisms/build.sh similarity          # models/organism-sim-{a1,a2,b1,b2}: trained from scratch, so it runs
+#                                          # organisms/similarity/build.sh (law: organisms/similarity/law.ts)
 #   RESUME=1 organisms/build.sh opinions   # continue an interrupted build: finished phases are kept, the running one
 #                                          # resumes from its last saved step (every 200 steps)
 #
@@ -15,6 +17,8 @@
 set -euo pipefail
 ID="${1:?usage: organisms/build.sh <organism id, e.g. opinions>}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
+# The Similarity population is four small models trained from scratch, not tiny-social fine-tuned.
+[ "$ID" = similarity ] && exec bash "$HERE/similarity/build.sh"
 ROOT="$(cd "$HERE/.." && pwd)"
 PY=/usr/bin/python3
 # TRAIN_PY: the interpreter for train.py alone (for example a venv with the pip torch wheel, faster than Debian's).

@@ -85,6 +85,15 @@ describe('presets from the home page (Chromium, wasm)', () => {
       expect(diffs.length).toBeGreaterThanOrEqual(2);
       for (const d of diffs) expect(Number(d)).toBeGreaterThan(0);
     }
+    if (lab === 'similarity') {
+      // The Similarity population's planted lexicons: pairs on one lexicon guess each other's words, pairs across do not.
+      const words = page.getByTestId('sim-planted-words');
+      await words.waitFor();
+      const cells = await words.locator('td').allTextContents();
+      const slopes = await page.getByTestId('sim-planted-slopes').locator('tbody tr').allTextContents();
+      console.log(`preset similarity: words matched within / across ${cells[3]} / ${cells[4]}; ${slopes.join(' | ')}`);
+      expect(Number(cells[3])).toBeGreaterThan(Number(cells[4]) + 2);
+    }
     // Every figure carries a one-line summary (its text alternative); after a run, at least one states numbers.
     const summaries = await page.getByTestId('figure-summary').allTextContents();
     expect(summaries.length).toBeGreaterThan(0);

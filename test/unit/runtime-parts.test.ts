@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createRng } from '../../src/core/rng';
 import { sampleToken } from '../../src/runtime/sampling';
@@ -127,6 +127,15 @@ describe('model registry', () => {
       expect(e.unverified).toContain('revision');
     }
     expect(REGISTRY.find((e) => e.id === 'tiny-social')).toMatchObject({ source: 'local', teachingToy: true });
+  });
+  it('ships every embedded model with the files its entry promises: each dtype, a model card, an organism\'s truth', () => {
+    const file = (id: string, f: string) => new URL(`../../models/${id}/${f}`, import.meta.url);
+    for (const e of REGISTRY.filter((x) => x.source === 'local')) {
+      for (const d of e.dtypes) expect(existsSync(file(e.id, d === 'fp32' ? 'onnx/model.onnx' : `onnx/model_${d}.onnx`)), `${e.id} ${d}`).toBe(true);
+      expect(existsSync(file(e.id, 'config.json')), e.id).toBe(true);
+      expect(existsSync(file(e.id, e.id === 'tiny-social' ? '../../docs/embedded-model.md' : 'model-card.md')), `${e.id} model card`).toBe(true);
+      if (e.organism) expect(existsSync(file(e.id, 'planted.json')), `${e.id} planted.json`).toBe(true);
+    }
   });
   it('resolves ids, repos and any hub id', () => {
     expect(findModel('smollm2-135m')?.repo).toBe('HuggingFaceTB/SmolLM2-135M-Instruct');

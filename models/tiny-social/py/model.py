@@ -5,7 +5,10 @@ Export-friendly choices (DESIGN.md section 4): RoPE as cos/sin lookup tables gat
 expand+reshape (not repeat_interleave), and the causal/padding mask built at the LlamaModel scope so that the only
 `Add` nodes directly inside a decoder layer's scope are its two residual additions.
 """
+import json
 import math
+import os
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -23,6 +26,10 @@ ARCH = dict(
     rms_norm_eps=1e-5,
     tie_word_embeddings=True,
 )
+# ARCH_JSON: a JSON file whose keys replace the defaults above (the Similarity population's smaller models,
+# organisms/similarity/law.ts POPULATION_ARCH); train, export and the checks all read ARCH from here.
+if os.environ.get("ARCH_JSON"):
+    ARCH.update(json.load(open(os.environ["ARCH_JSON"])))
 
 MASK_VALUE = -1e9  # finite, so that a fully masked (left-padding) row stays finite
 

@@ -77,6 +77,10 @@ def main():
         batches.append(cur)
     print(f"{len(batches)} batches per epoch", flush=True)
 
+    # INIT_SEED: the initial weights' seed, when it is not SEED (the Similarity population: one initialisation,
+    # a data order per variant)
+    if os.environ.get("INIT_SEED"):
+        torch.manual_seed(int(os.environ["INIT_SEED"]))
     model = LlamaForCausalLM(ARCH)
     init = os.environ.get("INIT_CKPT", "")
     if init:

@@ -24,7 +24,8 @@ export const similarityLab = defineLab({
   migrations: {},
   schema: z.strictObject({
     seed: seedField(),
-    models: z.array(modelIdField()).min(1).max(8).default(['tiny-social']),
+    // The Similarity population (model organisms) by default: offline, the lab should show the effect it teaches.
+    models: z.array(modelIdField()).min(1).max(8).default(['organism-sim-a1', 'organism-sim-a2', 'organism-sim-b1', 'organism-sim-b2']),
     runtime: runtimeGroup(),
     probes: group({
       set: z.enum(['builtin-paragraphs', 'builtin-questions', 'custom']).default('builtin-paragraphs'),

@@ -14,27 +14,27 @@ export const similarityModule = defineLabModule({
       'The "same tokenizer" covariate (the registry does not record tokenizers yet).',
     ],
   },
-  // One click from the home page: several models, their CKA maps, games and a novelty task, and the regression.
+  // One click from the home page: the Similarity population (model organisms), whose planted lexicons make alike
+  // pairs cooperate more and co-create less; the view shows the planted truth beside the lab's regression.
   presets: [
     {
       id: 'alike-cooperate',
       title: 'Do alike models get along?',
       caption:
-        'First the maps: bright squares mean two models process text in a similar way. Then the games and the shared stories: the regression asks whether the more alike pairs cooperate more and write less novel work together. The embedded models are close relatives of one another, so the differences are small.',
+        'Four small models were trained on purpose for this: two learnt word lexicon A, two lexicon B. First the maps: bright squares mean two models process text in a similar way. Then every pair plays a word-guessing game and writes short stories together. Pairs on the same lexicon should understand each other\'s hints, but keep telling the same few stories. The regression asks whether CKA predicts both. The behaviour was planted, so the lab can show it finds it; real findings need real models.',
       tour: [
-        'The run first asks each of the three models to read the same questions, and compares their layers: the CKA maps. Bright means alike.',
-        'Then every pair plays split the dollar and public goods, and writes vacation lines together and alone.',
-        'Open "Does similarity predict the outcome?": a positive coefficient means more alike pairs scored higher. Is it significant (p < 0.05)?',
-        'These three models are close relatives, so the answer here is weak. Ask: which pairs would you pick to test the idea properly?',
+        'The run first has each of the four models read the same paragraphs, and compares their layers: the CKA maps. Bright means alike. Which pairs are most alike?',
+        'Then every pair plays word guessing: one model thinks of a word and gives a one-word hint, the other guesses. In "Planted, then measured", pairs on the same lexicon guess almost every word, pairs across lexicons almost none.',
+        'Every pair also writes short stories together. Pairs on one lexicon brainstorm from the same four ideas, so their joint stories repeat: fewer different stories.',
+        'Open "Does similarity predict the outcome?": is the slope on CKA positive for word guessing and negative for story uniqueness, with p < 0.05? We planted that. With real models it is an open question: which pairs would you test?',
       ],
       config: {
-        models: ['tiny-social', 'organism-opinions', 'organism-polarization'],
-        probes: { set: 'builtin-questions', count: 16, custom: [], batchSize: 8 },
-        games: ['splitDollar', 'publicGoods'],
-        rounds: 2,
-        // Vacation lines: every embedded model parses them (93-100 %); organism-polarization writes a haiku 23 % of the time.
-        novelty: ['vacation'],
-        noveltyRounds: 2,
+        models: ['organism-sim-a1', 'organism-sim-a2', 'organism-sim-b1', 'organism-sim-b2'],
+        probes: { set: 'builtin-paragraphs', count: 32, custom: [], batchSize: 8 },
+        games: ['wordGuessing'],
+        wordRounds: 26,
+        novelty: ['story'],
+        noveltyRounds: 6,
       },
     },
   ],
