@@ -5,7 +5,8 @@
  * Running the same command again on the same `--out` continues after the last finished episode; a different config
  * is refused. At the end the bundle is written the same way and the partial folder goes.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { syncDir, writeErrorCause, writeWhole } from './atomic-file.ts';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { readSafetensors, writeSafetensors } from '../src/core/safetensors.ts';
@@ -27,37 +28,7 @@ interface Manifest {
 export class DurableOutError extends Error {}
 
 function describeWriteError(e: unknown, what: string, saved: number, dir: string): DurableOutError {
-  const code = (e as NodeJS.ErrnoException).code;
-  const why = code === 'ENOSPC' ? 'the disk is full' : code === 'EDQUOT' ? 'the disk quota is used up' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-  return new DurableOutError(`could not write ${what} under ${dir}: ${why}. The ${saved} episode(s) finished before are kept there; run the same command again to continue.`);
-}
-
-/** Writes `bytes` to `path` so that `path` either does not exist or holds all of them (temporary file, fsync, rename). */
-function writeWhole(path: string, bytes: Uint8Array): void {
-  const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-  closeSync(fd);
-  renameSync(tmp, path);
-}
-
-/** fsync a folder, so that a rename in it survives a power cut (a no-op where the platform refuses). */
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    fsyncSync(fd);
-    closeSync(fd);
-  } catch {
-    // Windows cannot open a folder for fsync; the rename is still atomic there.
-  }
+  return new DurableOutError(`could not write ${what} under ${dir}: ${writeErrorCause(e)}. The ${saved} episode(s) finished before are kept there; run the same command again to continue.`);
 }
 
 const recordsFile = (k: number) => `episode-${k}.json`;

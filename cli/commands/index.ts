@@ -9,6 +9,7 @@ import { mixedlmCommand } from './mixedlm.ts';
 import { isingCommand } from './ising.ts';
 import { synchronyCommand } from './synchrony.ts';
 import { parseCommand } from './parse.ts';
+import { sweepCommand } from './sweep.ts';
 
 /** Every CLI command, in the order `help` lists them. Add one import and one line per command. */
 export const commands: CliCommand[] = [
@@ -22,4 +23,5 @@ export const commands: CliCommand[] = [
   mixedlmCommand,
   isingCommand,
   parseCommand,
+  sweepCommand,
 ];

@@ -72,10 +72,12 @@ export const runCommand: CliCommand = {
     const file = durable.finish(writeBundle(bundle));
     const seconds = (performance.now() - started) / 1000;
     if (json) out(JSON.stringify({ file, runId: bundle.meta.id, lab: def.name, episodes: bundle.episodes.length, seconds, results: bundle.results }, null, 2));
-    else out(`wrote ${file}\n${bundle.episodes.length} episodes in ${seconds.toFixed(1)} s\n${bundle.results.map((r) => `${r.name}: ${preview(r.value)}`).join('\n')}`);
+    else out(`wrote ${file}\n${bundle.episodes.length} episodes in ${seconds.toFixed(1)} s\n${previewResults(bundle.results)}`);
     return 0;
   },
 };
+
+export const previewResults = (results: readonly { name: string; value: unknown }[]) => results.map((r) => `${r.name}: ${preview(r.value)}`).join('\n');
 
 /** Results can hold whole layer grids: the human-readable output shows the start, the bundle and --json hold all. */
 function preview(value: unknown, max = 600): string {

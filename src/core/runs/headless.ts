@@ -1,5 +1,5 @@
 import type { LabDefinition } from '../config/lab-definition';
-import { episodeRng, throwIfCancelled, type CancelToken, type LabRunner } from './runner';
+import { episodeRng, runSeed, throwIfCancelled, type CancelToken, type LabRunner } from './runner';
 import type { RunBundle } from './bundle';
 import type { RunnerModels } from './models';
 import { newRunId, type Episode, type RunMeta } from './types';
@@ -32,7 +32,7 @@ export async function runHeadless<C extends Record<string, unknown>>(def: LabDef
   const plan = runner.plan(config);
   if (plan.unavailable) throw new Error(plan.unavailable);
   const now = opts.now ?? (() => new Date());
-  const seed = Number(config.seed ?? 0);
+  const seed = runSeed(config);
   const episodes: Episode[] = [...(opts.resume?.episodes ?? [])];
   episodes.forEach((e, i) => {
     if (e.index !== i) throw new Error(`a resumed run needs episodes 0..${episodes.length - 1} in order; found ${e.index} at ${i}`);

@@ -34,6 +34,12 @@ export interface RunPlan<C = unknown> {
   bytesPerEpisode: number;
   /** Model ids the run needs loaded. */
   models: string[];
+  /**
+   * Set when episodes carry state: they form chains of this many consecutive episodes, and each episode but a
+   * chain's first reads the one before it (`EpisodeContext.previous`). Absent: every episode stands alone, so a
+   * sweep may run them in any order on any machine.
+   */
+  chainLength?: number;
   /** Set when this config cannot run in this build; the text says why and what to do. */
   unavailable?: string;
   /** With `unavailable`, where one change makes the run possible: the button's label and the changed config. */
@@ -54,8 +60,11 @@ export interface LabRunner<C = Record<string, unknown>> {
   livePlot?(config: C, episodes: readonly Episode[]): LivePlot | null;
 }
 
-export function episodeRng(runSeed: number, index: number): Rng {
-  return createRng(hashSeed(`${runSeed}/episode/${index}`));
+/** A run's seed, as every host reads it from the config (absent: 0). */
+export const runSeed = (config: { seed?: unknown }): number => Number(config.seed ?? 0);
+
+export function episodeRng(seed: number, index: number): Rng {
+  return createRng(hashSeed(`${seed}/episode/${index}`));
 }
 
 /** Lets a long synchronous loop give the event loop a turn, so cancel messages and progress get through. */

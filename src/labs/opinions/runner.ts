@@ -32,7 +32,9 @@ export const opinionsRunner: LabRunner<OpinionsConfig> = {
       }
       const c = config.community;
       const n = configNodeCount(config);
-      return { episodes: communityLayout(config).episodes, bytesPerEpisode: 1000 + n * (400 + 40 * c.votesPerRound + 250 * c.messageAttempts), models };
+      const layout = communityLayout(config);
+      // Each trajectory's rounds form a chain: round t reads round t - 1.
+      return { episodes: layout.episodes, chainLength: layout.rounds, bytesPerEpisode: 1000 + n * (400 + 40 * c.votesPerRound + 250 * c.messageAttempts), models };
     }
     const problem = simulationProblem(config);
     if (problem) return { episodes: 0, bytesPerEpisode: 0, models: [], unavailable: problem };

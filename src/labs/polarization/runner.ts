@@ -35,12 +35,12 @@ export const polarizationRunner: LabRunner<PolarizationConfig> = {
   plan(config) {
     if (config.agentKind === 'llm') {
       // per epoch: the opinions, the network, every agent's reasons and the messages in flight (~300 bytes each)
-      return { episodes: config.epochs, bytesPerEpisode: 8 * config.agents + 4 * config.agents * (config.network.degree + 1) + 700 * config.agents * (config.network.degree + 1) + 2_000, models: [config.model] };
+      return { episodes: config.epochs, chainLength: config.epochs, bytesPerEpisode: 8 * config.agents + 4 * config.agents * (config.network.degree + 1) + 700 * config.agents * (config.network.degree + 1) + 2_000, models: [config.model] };
     }
     if (config.intervention.kind !== 'none') {
       return { episodes: 0, bytesPerEpisode: 0, models: [], unavailable: 'Interventions act on LLM agents (their prompts and links); the classic models run without them. Set the intervention to "none".', fix: { label: 'Set the intervention to none', config: { ...config, intervention: { ...config.intervention, kind: 'none' as const } } } };
     }
-    return { episodes: config.epochs, bytesPerEpisode: 8 * config.agents + 4 * config.agents * (config.network.degree + 1) + 200, models: [] };
+    return { episodes: config.epochs, chainLength: config.epochs, bytesPerEpisode: 8 * config.agents + 4 * config.agents * (config.network.degree + 1) + 200, models: [] };
   },
   async runEpisode(config, ctx) {
     throwIfCancelled(ctx.cancel);
