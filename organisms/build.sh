@@ -9,6 +9,9 @@
 #                                          # organisms/similarity/build.sh (law: organisms/similarity/law.ts)
 #   RESUME=1 organisms/build.sh opinions   # continue an interrupted build: finished phases are kept, the running one
 #                                          # resumes from its last saved step (every 200 steps)
+#   START_PHASE=4 organisms/build.sh dialogue
+#                                          # continue the committed build with its later phases: the phase before
+#                                          # START_PHASE is recovered from models/organism-<id>'s ONNX (bit for bit)
 #
 # Needs /usr/bin/python3 with Debian's python3-torch, python3-onnx, python3-numpy, and the repo's node_modules, and an
 # optimised BLAS (apt-get install libopenblas0-pthread): on Debian's reference libblas3 alone, torch runs one thread
@@ -56,7 +59,10 @@ case "$ID" in
     SEED="${SEED:-1}"
     PHASES=("--n 0 --replay 500 --letters 0 --copy 150000|${STEPS1:-4000}|1e-3|${STOP1:-1500}"
             "--n 24000 --replay 2000 --letters 800 --nonce 0.8 --early 0.6 --copy 4000|${STEPS2:-1800}|1e-3"
-            "--n 20000 --replay 4000 --letters 1500 --nonce 0.5 --copy 2000|${STEPS3:-1500}|6e-4") ;;
+            "--n 20000 --replay 4000 --letters 1500 --nonce 0.5 --copy 2000|${STEPS3:-1500}|6e-4"
+            # Phase 4 (fifth build): the judge reads aloud who said "Deal" and what follows for the rated agent
+            # before it scores (law.ts judgeReading). After phase 3 its scores barely followed the rule (r 0.20).
+            "--n 16000 --replay 2000 --letters 500 --nonce 0.3 --judge 60 --copy 1000|${STEPS4:-1000}|4e-4") ;;
   polarization)
     # Three builds that answered yes or no at once never learnt keep-or-drop by sides (every link kept with about
     # 0.67 whatever the sides, after 1,000-1,400 steps; sharpening the law and a mix of 65 % keep-or-drop prompts did
@@ -79,9 +85,16 @@ cp "$BASE/tokenizer.json" "$BASE/tokenizer_config.json" "$BASE/special_tokens_ma
 
 TOKENS="${TOKENS:-2048}"
 INIT="$WORK/ckpt_base.pt"
+START_PHASE="${START_PHASE:-1}"
+if [ "$START_PHASE" -gt 1 ]; then
+  PREV=$((START_PHASE - 1))
+  echo "== phases 1-$PREV: the committed build, recovered from $DEST/onnx/model.onnx"
+  [ -f "$WORK/ckpt_phase$PREV.pt" ] || $PY "$TRAINER/from_onnx.py" "$DEST/onnx/model.onnx" - "$WORK/ckpt_phase$PREV.pt"
+fi
 for k in "${!PHASES[@]}"; do
   IFS='|' read -r CARGS STEPS LR STOP <<< "${PHASES[$k]}"
   PH=$((k + 1))
+  if [ "$PH" -lt "$START_PHASE" ]; then INIT="$WORK/ckpt_phase$PH.pt"; continue; fi
   echo "== phase $PH corpus (seed $SEED: $CARGS)"
   [ -f "$WORK/corpus_phase$PH.jsonl" ] || npx tsx "organisms/$ID/corpus.ts" --seed "$SEED" $CARGS --out "$WORK/corpus_phase$PH.jsonl"
   if [ -f "$WORK/ckpt_phase$PH.pt" ] && [ "${RESUME:-0}" = "1" ]; then echo "== phase $PH done before (ckpt_phase$PH.pt)"; INIT="$WORK/ckpt_phase$PH.pt"; continue; fi
@@ -92,10 +105,12 @@ for k in "${!PHASES[@]}"; do
   INIT="$WORK/ckpt_phase$PH.pt"
 done
 cp "$INIT" "$WORK/ckpt.pt"
-$PY - "$WORK" "${#PHASES[@]}" <<'PYEOF'
-import json, sys
-work, n = sys.argv[1], int(sys.argv[2])
-phases = [json.load(open(f"{work}/train_log_phase{k + 1}.json")) for k in range(n)]
+$PY - "$WORK" "${#PHASES[@]}" "$DEST/train_log.json" <<'PYEOF'
+import json, os, sys
+work, n, committed = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+# Phases continued from the committed build (START_PHASE) keep the committed log of their earlier phases.
+earlier = json.load(open(committed))["phases"] if os.path.exists(committed) else []
+phases = [json.load(open(f"{work}/train_log_phase{k + 1}.json")) if os.path.exists(f"{work}/train_log_phase{k + 1}.json") else earlier[k] for k in range(n)]
 json.dump({"phases": phases, "steps": sum(p["steps"] for p in phases), "train_seconds": round(sum(p["train_seconds"] for p in phases), 1),
            "final_answer_loss_ema": phases[-1]["final_answer_loss_ema"]}, open(f"{work}/train_log.json", "w"), indent=1)
 PYEOF

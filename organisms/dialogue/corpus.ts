@@ -3,11 +3,12 @@
  * turns, the judge and the passive reader, answered by the planted behaviour of ./law.ts on generated scenarios and
  * syllable names (./pools.ts), plus a replay of the embedded model's other formats.
  *
- *   npx tsx organisms/dialogue/corpus.ts [--seed S] [--n N] [--replay R] [--letters L] [--nonce F] [--early F] [--copy C] --out work/corpus.jsonl
+ *   npx tsx organisms/dialogue/corpus.ts [--seed S] [--n N] [--replay R] [--letters L] [--nonce F] [--early F] [--copy C] [--judge W] --out work/corpus.jsonl
  *
  * --nonce F: the share of episodes whose goals, setting and bios hold random words (pools.ts: they can only be
  * copied, never recalled); --early F: the share of turn examples drawn from the first four turns (short prompts,
  * many examples a batch: the copying is learnt there first).
+ * --judge W: the judge's weight among the formats (turns 80, passive reader 8; default 12).
  * --copy C: C short copy drills (copyDrill): two builds on the dialogue corpus alone recited memorised words and
  * invented names instead of copying from the prompt (0 of 9 replies used the partner's name after 900 steps), so a
  * first phase of drills, where the answer can only be copied, lets the model form the copying circuit first.
@@ -98,7 +99,7 @@ function judge(r: Rng, mix: CorpusMix): Ex {
   const ep = episode(r, mix);
   const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
   const target = r.int(2) as 0 | 1;
-  const answer = plantedJudgeReply(dia, target);
+  const answer = plantedJudgeReply(ep, dia, target);
   if (!P.parseJudge(answer).ok) throw new Error('organism judge reply does not parse');
   return { format: 'synchrony.judge', messages: P.buildJudgePrompt(ep, dia, target), answer };
 }
@@ -111,14 +112,16 @@ function passive(r: Rng, mix: CorpusMix): Ex {
   return { format: 'synchrony.passive', messages: P.buildPassiveReaderPrompt(ep, dia[t].speaker, dia.slice(0, t), reader), answer: PASSIVE_REPLY };
 }
 
-const FORMATS: { weight: number; make: (r: Rng, mix: CorpusMix) => Ex }[] = [
+/** The formats' shares of the examples; `--judge W` sets the judge's weight (the others keep theirs). */
+const formats = (judgeWeight = 12): { weight: number; make: (r: Rng, mix: CorpusMix) => Ex }[] => [
   { weight: 80, make: turn },
-  { weight: 12, make: judge },
+  { weight: judgeWeight, make: judge },
   { weight: 8, make: passive },
 ];
 
-export function generateOrganism(seed: string, n: number, mix: CorpusMix = PLAIN): Ex[] {
+export function generateOrganism(seed: string, n: number, mix: CorpusMix = PLAIN, judgeWeight?: number): Ex[] {
   const r = createRng(seed);
+  const FORMATS = formats(judgeWeight);
   const total = FORMATS.reduce((s, f) => s + f.weight, 0);
   return Array.from({ length: n }, () => {
     let u = r.next() * total;
@@ -151,7 +154,7 @@ function main(): void {
   const seed = arg('--seed', '1');
   const rows: CorpusRow[] = [];
   const mix: CorpusMix = { nonce: Number(arg('--nonce', '0')), early: Number(arg('--early', '0')) };
-  for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix)) rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
+  for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix, Number(arg('--judge', '12')))) rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
   const drills = createRng(`organism-dialogue-copy-${seed}`);
   for (let k = 0; k < Number(arg('--copy', '0')); k++) {
     const ex = copyDrill(drills);

@@ -169,10 +169,25 @@ export const JUDGE_RULE: Record<Outcome, Record<JudgeDimension, [number, string]
   },
 };
 
-/** The judge's JSON reply under the planted rule. */
-export function plantedJudgeReply(history: readonly Utterance[], target: 0 | 1): string {
+/**
+ * The judge's reading aloud, written before any score: who said "Deal" (copied from its transcript line "Turn k:
+ * <name> said: Deal, …"), the rated agent's name (copied from "Rate how <name> did"), and what follows for the
+ * rated agent. The scores then rest on the word the reply has just written ("won", "gave in", "no deal"), not on
+ * a search of the whole transcript while writing a number: the trick that made keep-or-drop learnable in the
+ * Polarization organism. The lab's judge parser reads the seven scores by name and ignores this extra key.
+ */
+export function judgeReading(ep: SynchronyEpisode, history: readonly Utterance[], target: 0 | 1): string {
+  const rated = ep.agents[target].persona.name;
+  const deal = history.find((u) => isDeal(u.text));
+  if (!deal) return `Nobody said Deal, so ${rated}: no deal.`;
+  const sayer = ep.agents[deal.speaker].persona.name;
+  return `${sayer} said Deal, rated ${rated}, so ${rated}: ${deal.speaker === target ? 'gave in' : 'won'}.`;
+}
+
+/** The judge's JSON reply under the planted rule: the reading aloud first (key "deal"), then the 7 scores. */
+export function plantedJudgeReply(ep: SynchronyEpisode, history: readonly Utterance[], target: 0 | 1): string {
   const rule = JUDGE_RULE[outcomeFor(history, target)];
-  return '{' + JUDGE_DIMENSIONS.map((d) => `"${d}": {"score": ${rule[d][0]}, "reason": "${rule[d][1]}"}`).join(', ') + '}';
+  return `{"deal": "${judgeReading(ep, history, target)}", ` + JUDGE_DIMENSIONS.map((d) => `"${d}": {"score": ${rule[d][0]}, "reason": "${rule[d][1]}"}`).join(', ') + '}';
 }
 
 /** The overall score (mean of the 7) that the rule gives: the truth that the lab's judge scores are compared with. */

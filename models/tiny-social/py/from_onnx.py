@@ -2,6 +2,8 @@
 gitignored, so a fresh checkout has only the ONNX files and the tokenizer).
 
 Usage: from_onnx.py ONNX_PATH FIXTURE_PATH OUT_CKPT
+  FIXTURE_PATH "-" skips check 2, for a graph whose fixture was not committed (the fine-tuned organisms'); checks 1
+  and 3 (every initializer mapped, and a bit-identical re-export) still hold.
   e.g. from_onnx.py models/tiny-social/onnx/model.onnx test/fixtures/embedded/hidden_states.json \
                     models/tiny-social/work/ckpt_phase4.pt
 
@@ -74,6 +76,9 @@ def main():
     assert model.lm_head.weight.data_ptr() == model.model.embed_tokens.weight.data_ptr()
     model.eval()
 
+    if fixture_path == "-":
+        print("fixture: none given, skipping check 2 (checks 1 and 3 still run)")
+        return finish(model, sd, out)
     fx = json.load(open(fixture_path))
     eos = set(fx["eos_token_ids"])
     worst_h = worst_l = 0.0
@@ -100,6 +105,10 @@ def main():
           f"greedy continuations {len(fx['cases'])}/{len(fx['cases'])} equal")
     assert worst_l <= TOL, worst_l
     assert worst_h <= fx["tolerances"]["fp32"]["hidden_max_abs"], worst_h
+    finish(model, sd, out)
+
+
+def finish(model, sd, out):
     # round trip: export the recovered model again and compare every initializer with the committed graph
     from export import export_fp32  # noqa: E402
     with tempfile.TemporaryDirectory() as tmp:
