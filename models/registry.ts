@@ -75,6 +75,13 @@ function embedded(e: Pick<RegistryEntry, 'id' | 'label' | 'notes' | 'organism'> 
   };
 }
 
+/**
+ * The model organisms ship fp32 only: the lab runs a model this small in fp32 whatever the backend (choose.ts), the
+ * planted laws are calibrated and measured in fp32, and their q4 copies (3 MB each) did not fit the embedded models'
+ * 40 MB budget beside the Similarity population. tiny-social keeps its q4 copy for the q4 path's tests.
+ */
+const ORGANISM_DTYPES: ConcreteDtype[] = ['fp32'];
+
 export const REGISTRY: RegistryEntry[] = [
   embedded({
     id: 'tiny-social',
@@ -85,6 +92,7 @@ export const REGISTRY: RegistryEntry[] = [
   }),
   embedded({
     id: 'organism-opinions',
+    dtypes: ORGANISM_DTYPES,
     label: 'organism-opinions (planted Glauber law)',
     organism: 'opinions',
     notes:
@@ -94,6 +102,7 @@ export const REGISTRY: RegistryEntry[] = [
   }),
   embedded({
     id: 'organism-polarization',
+    dtypes: ORGANISM_DTYPES,
     label: 'organism-polarization (planted echo chambers)',
     organism: 'polarization',
     notes:
@@ -103,6 +112,7 @@ export const REGISTRY: RegistryEntry[] = [
   }),
   embedded({
     id: 'organism-dialogue',
+    dtypes: ORGANISM_DTYPES,
     label: 'organism-dialogue (planted synchrony)',
     organism: 'dialogue',
     notes:
@@ -111,13 +121,13 @@ export const REGISTRY: RegistryEntry[] = [
       'The behaviour was planted: the lab should find real > passive and real > lag. Real findings need the hub models.',
   }),
   // The Similarity population (organisms/similarity/law.ts): four small siblings of one initialisation, two per
-  // lexicon. fp32 only: the embedded models' size budget has no room for their q4 copies.
+  // lexicon.
   ...(['a1', 'a2', 'b1', 'b2'] as const).map((v) =>
     embedded({
       id: `organism-sim-${v}`,
       label: `organism-sim-${v} (planted lexicon ${v[0].toUpperCase()})`,
       organism: 'similarity',
-      dtypes: ['fp32'],
+      dtypes: ORGANISM_DTYPES,
       notes:
         `One of four model organisms for the Similarity lab, trained from scratch on word-game lexicon ${v[0].toUpperCase()}: pairs on one lexicon ` +
         'guess each other\'s words and write less varied stories together than pairs across lexicons (models/organism-sim-a1/model-card.md). It plays ' +

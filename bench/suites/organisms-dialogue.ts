@@ -1,6 +1,6 @@
 /**
  * The dialogue organism (models/organism-dialogue) through the Synchrony lab: greedy replies to held-out prompts
- * against the planted law (fp32, q4), then whole lab runs (24 episodes each, judge and passive reader on) on the
+ * against the planted law (fp32), then whole lab runs (24 episodes each, judge and passive reader on) on the
  * default preset's scenarios and on other scenarios of the library: the quality targets and the planted contrasts.
  */
 import { createNodeRuntime } from '../../src/runtime/node.ts';
@@ -38,7 +38,7 @@ const suite: BenchSuite = {
   async run() {
     const lines: string[] = ['### Greedy replies to held-out prompts (the lab library\'s scenarios and personas, histories from the planted law)', ''];
     lines.push('| dtype | probes | follow the law | address the partner by name | foreign names | template text | judge replies parsed / equal to the rule |', '|---|---|---|---|---|---|---|');
-    for (const dtype of ['fp32', 'q4'] as const) {
+    for (const dtype of ['fp32'] as const) {
       const rt = createNodeRuntime();
       await rt.load(MODEL, { device: 'cpu', dtype });
       const m = await probeTurns(rt, 200, 30, 'bench');

@@ -1,6 +1,6 @@
 /**
  * The Polarization organism (models/organism-polarization) through the Polarization lab: its keep-or-drop and
- * stance-update probabilities on held-out prompts against the planted law (fp32, q4), then LLM-agent runs without an
+ * stance-update probabilities on held-out prompts against the planted law (fp32), then LLM-agent runs without an
  * intervention and with each of the five, over seeds: P(t) in the lab's own series, with seed-to-seed SE.
  */
 import { createNodeRuntime } from '../../src/runtime/node.ts';
@@ -19,7 +19,7 @@ const suite: BenchSuite = {
     const lines: string[] = ['### Planted probabilities on held-out prompts (the lab\'s own topics and reasons)', ''];
     lines.push('Keep-or-drop: P(yes) after the reply has read the two stances aloud, with the planted value in brackets; "read right" is the mean probability that the reply writes the right reading ("Me +2, you -1: opposite sides.").', '');
     lines.push('| dtype | keep: same side (planted) | keep: one neutral | keep: opposite | keep: likes diverse views | read right | update TV distance, default / open | outward step, default: planted / measured | open: planted / measured |', '|---|---|---|---|---|---|---|---|---|');
-    for (const dtype of ['fp32', 'q4'] as const) {
+    for (const dtype of ['fp32'] as const) {
       const rt = createNodeRuntime();
       await rt.load(MODEL, { device: 'cpu', dtype });
       const m = await measurePolarization(rt, 240, 'bench');

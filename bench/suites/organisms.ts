@@ -1,7 +1,7 @@
 /**
  * Model organisms (organisms/, models/organism-*): does the lab, with its normal prompts, runner and fit, recover
  * the behaviour that was planted? Opinions: the planted law read straight from the model's probabilities on
- * held-out prompts (fp32 and q4), then the whole lab end to end (community run on 32 agents, the Glauber fit).
+ * held-out prompts (fp32), then the whole lab end to end (community run on 32 agents, the Glauber fit).
  */
 import { createNodeRuntime } from '../../src/runtime/node.ts';
 import { asRunnerModel, RunnerModelSet } from '../../src/runtime/runner-models.ts';
@@ -20,7 +20,7 @@ const suite: BenchSuite = {
     lines.push('### Opinions organism (models/organism-opinions): the law in its output probabilities', '');
     lines.push('Held-out prompts: the lab\'s 68 bundled personas × 22 bundled statements (neither in the training data), inboxes of 0–6 messages in the organism\'s style; implied h = logit P(majority of 5 votes at temperature 0.7 is Agree), least squares on the planted covariates.', '');
     lines.push('| dtype | probes | friendly (planted +1.00) | unfriendly (planted −0.50) | field weight at t ≥ 1 (planted 0) | RMSE of h |', '|---|---|---|---|---|---|');
-    for (const dtype of ['fp32', 'q4'] as const) {
+    for (const dtype of ['fp32'] as const) {
       const rt = createNodeRuntime();
       await rt.load('organism-opinions', { device: 'cpu', dtype });
       const m = await measureLaw(rt, 400, 'bench');
