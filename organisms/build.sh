@@ -60,9 +60,9 @@ case "$ID" in
     PHASES=("--n 0 --replay 500 --letters 0 --copy 150000|${STEPS1:-4000}|1e-3|${STOP1:-1500}"
             "--n 24000 --replay 2000 --letters 800 --nonce 0.8 --early 0.6 --copy 4000|${STEPS2:-1800}|1e-3"
             "--n 20000 --replay 4000 --letters 1500 --nonce 0.5 --copy 2000|${STEPS3:-1500}|6e-4"
-            # Phase 4 (fifth build): the judge reads aloud who said "Deal" and what follows for the rated agent
-            # before it scores (law.ts judgeReading). After phase 3 its scores barely followed the rule (r 0.20).
-            "--n 16000 --replay 2000 --letters 500 --nonce 0.3 --judge 60 --copy 1000|${STEPS4:-1000}|4e-4") ;;
+            # Phase 4 (fifth build): the judge first says whether any turn opens with "Deal" (law.ts judgeReading),
+            # then scores the deal or no-deal row. After phase 3 its scores barely followed the rule (r 0.20).
+            "--n 16000 --replay 2000 --letters 500 --nonce 0.3 --judge 25 --copy 1000|${STEPS4:-1000}|3e-4") ;;
   polarization)
     # Three builds that answered yes or no at once never learnt keep-or-drop by sides (every link kept with about
     # 0.67 whatever the sides, after 1,000-1,400 steps; sharpening the law and a mix of 65 % keep-or-drop prompts did
@@ -124,10 +124,12 @@ npx tsx "$BASE/verify.ts" "$WORK/hidden_states.json" "$STAGE" "$WORK"
 echo "== install into $DEST"
 rm -rf "$DEST/onnx" && mkdir -p "$DEST"
 cp -r "$STAGE"/onnx "$STAGE"/*.json "$DEST"/
+# fp32 only (models/registry.ts ORGANISM_DTYPES): the q4 copy stays in $STAGE, measured by verify.ts, not shipped.
+rm -f "$DEST"/onnx/model_q4.onnx
 cp "$WORK/train_log.json" "$DEST/train_log.json"
 # Through a scratch file: the lab reads planted.json (src/labs/*/planted.ts), so the shell must not empty it first.
 npx tsx "organisms/$ID/planted.ts" > "$WORK/planted.json" && cp "$WORK/planted.json" "$DEST/planted.json"
 
 echo "== planted law on held-out prompts (measured through the runtime)"
 npx tsx "organisms/$ID/check.ts" --model "organism-$ID" --out "$WORK/check.json"
-du -b "$DEST"/onnx/*.onnx
+du -b "$DEST"/onnx/*.onnx "$STAGE"/onnx/model_q4.onnx

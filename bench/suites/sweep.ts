@@ -140,7 +140,7 @@ const suite: BenchSuite = {
         '',
         `Queue overhead: ${OVERHEAD_JOBS} one-episode jobs of near-empty episodes (${episodeMs.toFixed(2)} ms each) on one in-process worker: **${perJobMs.toFixed(2)} ms per job** (target < 5 ms), which is **${((100 * perJobMs) / embeddedMs).toFixed(1)} %** of one embedded-model episode (${embeddedMs.toFixed(0)} ms; target < 5 %). The overhead counts submitting, BullMQ's fetch and completion, and storing each episode (records and tensors in Redis).`,
         '',
-        'On this 2-core machine one worker's model runtime (onnxruntime-node) already uses both cores, so a second worker on the same machine competes for them, and with Redis and the submitting process, rather than adding throughput. The 2-worker row shows the queue sharing the work between processes without loss; it does not show what a second machine gives, where each worker brings its own cores (not measured here: one machine).',
+        'On this 2-core machine the model runtime of one worker (onnxruntime-node) already uses both cores, so a second worker on the same machine competes for them, and with Redis and the submitting process, rather than adding throughput. The 2-worker row shows the queue sharing the work between processes without loss; it does not show what a second machine gives, where each worker brings its own cores (not measured here: one machine).',
       ].join('\n');
     } finally {
       await redis.stop();

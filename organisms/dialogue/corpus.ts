@@ -97,9 +97,13 @@ function turn(r: Rng, mix: CorpusMix): Ex {
 
 function judge(r: Rng, mix: CorpusMix): Ex {
   const ep = episode(r, mix);
-  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
+  // Cut where the lab's utterance limit would: whole planted dialogues nearly always hold a deal (82 % by turn 15),
+  // and a judge trained on them said "yes" to every lab transcript (SD 0.00 across agents in the fifth build's
+  // first try). Six in ten are cut at a uniform length (28 % of those hold a deal), so about half hold one.
+  const whole = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
+  const dia = chance(r, 0.4) ? whole : whole.slice(0, 2 + r.int(whole.length - 1));
   const target = r.int(2) as 0 | 1;
-  const answer = plantedJudgeReply(ep, dia, target);
+  const answer = plantedJudgeReply(dia, target);
   if (!P.parseJudge(answer).ok) throw new Error('organism judge reply does not parse');
   return { format: 'synchrony.judge', messages: P.buildJudgePrompt(ep, dia, target), answer };
 }

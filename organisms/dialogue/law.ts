@@ -16,8 +16,8 @@
  * lead with a new field each time, so the state at t predicts little of turn t + 3 (the lag control); a passive
  * reader does not plan a reply (it answers PASSIVE_REPLY), so its state predicts less.
  *
- * Judge (per target agent): a deal is an utterance that starts with "Deal". JUDGE_RULE gives the 7 scores for the
- * three outcomes: the target's offer was accepted (it did not say "Deal"), it conceded (it said "Deal"), no deal.
+ * Judge (per target agent): a deal is an utterance that starts with "Deal". JUDGE_RULE gives the 7 scores: one row
+ * for a deal, whoever said it, one for none; the reply first says whether there was a deal (judgeReading).
  */
 import { JUDGE_DIMENSIONS, type JudgeDimension, type SynchronyEpisode, type Utterance } from '../../src/core/prompts/synchrony';
 import { dealOutcome, isDeal, type DealOutcome } from '../../src/labs/synchrony/planted';
@@ -154,15 +154,20 @@ export type Outcome = DealOutcome;
 /** The planted judge's reading of a transcript for one agent (the lab's view reads it the same way). */
 export const outcomeFor = (history: readonly Utterance[], target: 0 | 1): Outcome => dealOutcome(history, target);
 
+/**
+ * The rule's scores: a deal (whoever said it) against none. The fourth build planted three outcomes (the target's
+ * offer accepted, the target gave in, no deal), which needs the judge to tell who said "Deal" by name across a long
+ * transcript; its scores barely followed the rule (r 0.20), and a fifth try that read both names aloud garbled
+ * them (4 of 17 replies parsed). Whether a "Deal" turn exists at all is one token to find, so the fifth build
+ * plants that: both agents score higher when they reached a deal.
+ */
+const DEAL: Record<JudgeDimension, [number, string]> = {
+  believability: [8, 'Stayed in character.'], relationship: [2, 'They parted on good terms.'], knowledge: [6, 'Learned what the other wanted.'],
+  secret: [0, 'Kept the secret.'], social_rules: [0, 'Was polite.'], financial_and_material_benefits: [2, 'They settled the terms.'], goal: [7, 'They reached a deal.'],
+};
 export const JUDGE_RULE: Record<Outcome, Record<JudgeDimension, [number, string]>> = {
-  won: {
-    believability: [8, 'Stayed in character.'], relationship: [2, 'They parted on good terms.'], knowledge: [6, 'Learned what the other wanted.'],
-    secret: [0, 'Kept the secret.'], social_rules: [0, 'Was polite.'], financial_and_material_benefits: [2, 'Got the better deal.'], goal: [8, 'The other person accepted the offer.'],
-  },
-  conceded: {
-    believability: [8, 'Stayed in character.'], relationship: [2, 'They parted on good terms.'], knowledge: [6, 'Learned what the other wanted.'],
-    secret: [0, 'Kept the secret.'], social_rules: [0, 'Was polite.'], financial_and_material_benefits: [-2, 'Gave in on the terms.'], goal: [3, 'Accepted the other offer instead.'],
-  },
+  won: DEAL,
+  conceded: DEAL,
   none: {
     believability: [8, 'Stayed in character.'], relationship: [-1, 'They could not agree.'], knowledge: [4, 'Learned a little.'],
     secret: [0, 'Kept the secret.'], social_rules: [0, 'Was polite.'], financial_and_material_benefits: [0, 'Nothing was decided.'], goal: [2, 'No agreement was reached.'],
@@ -170,24 +175,19 @@ export const JUDGE_RULE: Record<Outcome, Record<JudgeDimension, [number, string]
 };
 
 /**
- * The judge's reading aloud, written before any score: who said "Deal" (copied from its transcript line "Turn k:
- * <name> said: Deal, …"), the rated agent's name (copied from "Rate how <name> did"), and what follows for the
- * rated agent. The scores then rest on the word the reply has just written ("won", "gave in", "no deal"), not on
- * a search of the whole transcript while writing a number: the trick that made keep-or-drop learnable in the
- * Polarization organism. The lab's judge parser reads the seven scores by name and ignores this extra key.
+ * The judge's reading aloud, written before any score: whether any turn opens with "Deal" (`"deal": "yes"` or
+ * `"no"`). The scores then rest on the word the reply has just written, not on a search of the whole transcript
+ * while writing a number: the trick that made keep-or-drop learnable in the Polarization organism. The lab's judge
+ * parser reads the seven scores by name and ignores this extra key.
  */
-export function judgeReading(ep: SynchronyEpisode, history: readonly Utterance[], target: 0 | 1): string {
-  const rated = ep.agents[target].persona.name;
-  const deal = history.find((u) => isDeal(u.text));
-  if (!deal) return `Nobody said Deal, so ${rated}: no deal.`;
-  const sayer = ep.agents[deal.speaker].persona.name;
-  return `${sayer} said Deal, rated ${rated}, so ${rated}: ${deal.speaker === target ? 'gave in' : 'won'}.`;
+export function judgeReading(history: readonly Utterance[]): 'yes' | 'no' {
+  return history.some((u) => isDeal(u.text)) ? 'yes' : 'no';
 }
 
 /** The judge's JSON reply under the planted rule: the reading aloud first (key "deal"), then the 7 scores. */
-export function plantedJudgeReply(ep: SynchronyEpisode, history: readonly Utterance[], target: 0 | 1): string {
+export function plantedJudgeReply(history: readonly Utterance[], target: 0 | 1): string {
   const rule = JUDGE_RULE[outcomeFor(history, target)];
-  return `{"deal": "${judgeReading(ep, history, target)}", ` + JUDGE_DIMENSIONS.map((d) => `"${d}": {"score": ${rule[d][0]}, "reason": "${rule[d][1]}"}`).join(', ') + '}';
+  return `{"deal": "${judgeReading(history)}", ` + JUDGE_DIMENSIONS.map((d) => `"${d}": {"score": ${rule[d][0]}, "reason": "${rule[d][1]}"}`).join(', ') + '}';
 }
 
 /** The overall score (mean of the 7) that the rule gives: the truth that the lab's judge scores are compared with. */

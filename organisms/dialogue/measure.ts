@@ -127,6 +127,48 @@ export async function probeTurns(model: Generator, n: number, judges: number, se
   return res;
 }
 
+/** Greedy judge replies on held-out transcripts, half with a deal and half cut before anyone could say "Deal". */
+export interface JudgeProbe {
+  probes: number;
+  parsed: number;
+  /** Replies whose "deal" key says whether the transcript holds a deal. */
+  readingRight: number;
+  /** Parsed replies whose overall score equals the planted rule's. */
+  equal: number;
+}
+
+export async function probeJudge(model: Generator, n: number, seed: string): Promise<JudgeProbe> {
+  const r = createRng(seed);
+  const res: JudgeProbe = { probes: 0, parsed: 0, readingRight: 0, equal: 0 };
+  const all = BUNDLED_SCENARIO_SET.scenarios;
+  while (res.probes < n) {
+    const def = all[r.int(all.length)];
+    const ep = episodeFor(BUNDLED_SCENARIO_SET, def.id, r.int(def.pairings.length));
+    const whole = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
+    const dealAt = whole.findIndex((u) => isDeal(u.text));
+    // Alternate: a transcript that holds its deal, then one cut before turn 4 (no deal is possible there).
+    const wantDeal = res.probes % 2 === 0;
+    if (wantDeal && dealAt < 0) continue;
+    const dia = wantDeal ? whole.slice(0, Math.min(whole.length, dealAt + 2)) : whole.slice(0, 2 + r.int(2));
+    const target = r.int(2) as 0 | 1;
+    let reply: string;
+    try {
+      reply = (await model.generate({ messages: P.buildJudgePrompt(ep, dia, target), temperature: 0, maxNewTokens: 400 })).text;
+    } catch (e) {
+      if (!isContextOverflow(e)) throw e;
+      continue;
+    }
+    res.probes++;
+    if (new RegExp(`"deal"\\s*:\\s*"${wantDeal ? 'yes' : 'no'}"`).test(reply)) res.readingRight++;
+    const parsed = P.parseJudge(reply);
+    if (parsed.ok) {
+      res.parsed++;
+      if (Math.abs(P.judgeOverall(parsed.value) - plantedOverall(dia, target)) < 1e-9) res.equal++;
+    }
+  }
+  return res;
+}
+
 /** What the quality measurement needs of a lab run's episode: its scenario, turns and judge records. */
 export interface DrillResult {
   probes: number;

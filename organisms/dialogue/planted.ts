@@ -21,7 +21,7 @@ console.log(
         expected: 'real > passive and real > lag: the state before a proposer turn predicts the echo in the next turn',
       },
       judge: {
-        rule: 'deal = a turn that starts with "Deal"; won: the other agent said it; conceded: the target said it; none: no deal',
+        rule: 'deal = a turn that starts with "Deal"; both agents score the deal row when there is one (won: the other agent said it; conceded: the target said it; the two rows are equal), the none row when there is none',
         scores: JUDGE_RULE,
         overall: { won: overall('won'), conceded: overall('conceded'), none: overall('none') },
       },

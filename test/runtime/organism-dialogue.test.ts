@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeRuntime } from '../../src/runtime/node';
 import type { ModelRuntime } from '../../src/runtime/runtime';
-import { probeTurns } from '../../organisms/dialogue/measure';
+import { probeJudge, probeTurns } from '../../organisms/dialogue/measure';
 import { ACCEPT_FROM_TURN, ACCEPT_PROBABILITY, JUDGE_RULE } from '../../organisms/dialogue/law';
 import { plantedDialogue } from '../../src/labs/synchrony/planted';
 import planted from '../../models/organism-dialogue/planted.json';
@@ -30,7 +30,8 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
     expect(planted.judge.scores).toEqual(JUDGE_RULE);
     const p = plantedDialogue(['organism-dialogue']);
     expect(p?.acceptFromTurn).toBe(ACCEPT_FROM_TURN);
-    expect(p!.overall.won).toBeGreaterThan(p!.overall.conceded);
+    expect(p!.overall.won).toBe(p!.overall.conceded);
+    expect(p!.overall.won).toBeGreaterThan(p!.overall.none + 1);
     expect(plantedDialogue(['tiny-social'])).toBeNull();
   });
 
@@ -51,5 +52,19 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
     console.log(`organism: law ${m.followsLaw}/${m.probes}, name ${m.usesPartnerName}/${m.namedProbes}; tiny-social: law ${b.followsLaw}/${b.probes}, name ${b.usesPartnerName}/${b.namedProbes}`);
     expect(b.followsLaw / b.probes).toBeLessThan(0.1);
     expect(b.usesPartnerName / Math.max(1, b.namedProbes)).toBeLessThan(0.3);
+  });
+
+  // The judge reads aloud whether the transcript holds a deal, then scores the deal or no-deal row. Half the held-out
+  // transcripts hold a deal and half end before one is possible, so a judge that always says the same fails.
+  it('judges held-out transcripts by the planted rule, deal or no deal; tiny-social does not', async () => {
+    const j = await probeJudge(rt, 12, 'runtime-judge');
+    const base = createNodeRuntime();
+    await base.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
+    const b = await probeJudge(base, 6, 'runtime-judge');
+    await base.dispose();
+    console.log(`judge: reading ${j.readingRight}/${j.probes}, parsed ${j.parsed}, equal to the rule ${j.equal}; tiny-social: equal ${b.equal}/${b.probes}`);
+    expect(j.readingRight / j.probes).toBeGreaterThanOrEqual(0.75);
+    expect(j.equal / j.probes).toBeGreaterThanOrEqual(0.6);
+    expect(b.equal / b.probes).toBeLessThanOrEqual(0.34);
   });
 });
