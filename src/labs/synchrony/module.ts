@@ -31,7 +31,8 @@ export const synchronyModule = defineLabModule({
       ],
       config: {
         pairs: [{ a: 'organism-dialogue', b: 'organism-dialogue' }],
-        pairingsPerScenario: 4,
+        // 3 scenarios × 3 pairings × both orders = 18 episodes: the effect in under a minute on WASM (24 took 75 s).
+        pairingsPerScenario: 3,
         maxUtterancesPerAgent: 4,
         controls: { passiveReader: true, byRelationship: true },
         judge: { enabled: true, model: 'organism-dialogue' },
