@@ -73,6 +73,16 @@ export interface ProbeResult {
   judgeTooLong: number;
 }
 
+/** The greedy judge reply to one transcript; null when the prompt is longer than the model's context. */
+async function judgeReply(model: Generator, ep: P.SynchronyEpisode, dia: readonly P.Utterance[], target: 0 | 1): Promise<string | null> {
+  try {
+    return (await model.generate({ messages: P.buildJudgePrompt(ep, dia, target), temperature: 0, maxNewTokens: 400 })).text;
+  } catch (e) {
+    if (!isContextOverflow(e)) throw e;
+    return null;
+  }
+}
+
 /** Greedy replies of `model` to `n` turn prompts and `judges` judge prompts on the library's scenarios. */
 export async function probeTurns(model: Generator, n: number, judges: number, seed: string): Promise<ProbeResult> {
   const r = createRng(seed);
@@ -109,11 +119,8 @@ export async function probeTurns(model: Generator, n: number, judges: number, se
     const ep = episodeAt();
     const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
     const target = r.int(2) as 0 | 1;
-    let reply: string;
-    try {
-      reply = (await model.generate({ messages: P.buildJudgePrompt(ep, dia, target), temperature: 0, maxNewTokens: 400 })).text;
-    } catch (e) {
-      if (!isContextOverflow(e)) throw e;
+    const reply = await judgeReply(model, ep, dia, target);
+    if (reply === null) {
       res.judgeTooLong++;
       continue;
     }
@@ -151,13 +158,8 @@ export async function probeJudge(model: Generator, n: number, seed: string): Pro
     if (wantDeal && dealAt < 0) continue;
     const dia = wantDeal ? whole.slice(0, Math.min(whole.length, dealAt + 2)) : whole.slice(0, 2 + r.int(2));
     const target = r.int(2) as 0 | 1;
-    let reply: string;
-    try {
-      reply = (await model.generate({ messages: P.buildJudgePrompt(ep, dia, target), temperature: 0, maxNewTokens: 400 })).text;
-    } catch (e) {
-      if (!isContextOverflow(e)) throw e;
-      continue;
-    }
+    const reply = await judgeReply(model, ep, dia, target);
+    if (reply === null) continue;
     res.probes++;
     if (new RegExp(`"deal"\\s*:\\s*"${wantDeal ? 'yes' : 'no'}"`).test(reply)) res.readingRight++;
     const parsed = P.parseJudge(reply);
