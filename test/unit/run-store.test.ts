@@ -109,6 +109,8 @@ describe('bundle import refuses corrupt files with a message', () => {
     ['bad config', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{"seed":"x"}}') }), /seed/],
     ['script in records', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'), 'records.jsonl': strToU8('{"episode":0,"t":"<script>x</script>"}') }), /markup/],
     ['gap in episodes', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'), 'records.jsonl': strToU8('{"episode":1}') }), /episode 0 is missing/],
+    ['a bundle format of another version', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@2"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}') }), /run-bundle@2, and this version of the lab reads social-minds-lab\/run-bundle@1/],
+    ['a config schema newer than this lab', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":99,"config":{}}') }), /newer version of the Opinions lab \(schema v99/],
     ['corrupt tensors', () => {
       const files = { 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'), 'tensors.safetensors': strToU8('garbage!') };
       return zipSync(files);
@@ -120,6 +122,13 @@ describe('bundle import refuses corrupt files with a message', () => {
   });
   it('reads a good bundle', () => {
     expect(readBundle(good(), LABS).episodes.length).toBe(1);
+  });
+  it('migrates a bundle of an older schema version (Synchrony v1, one agent pair) instead of refusing it', () => {
+    const run = strToU8('{"format":"social-minds-lab/run-bundle@1"}');
+    const config = strToU8(JSON.stringify({ lab: 'synchrony', v: 1, config: { seed: 2, agents: { a: 'tiny-social', b: 'tiny-social' } } }));
+    const read = readBundle(zipSync({ 'run.json': run, 'config.json': config, 'records.jsonl': strToU8('{"episode":0,"kind":"turn"}') }), LABS);
+    expect(read.meta.schemaVersion).toBe(2);
+    expect((read.meta.config as { pairs: unknown }).pairs).toEqual([{ a: 'tiny-social', b: 'tiny-social' }]);
   });
   it('never inflates an entry it does not know (8 MB of zeros beside a good bundle)', () => {
     const files = unzipSync(good());

@@ -74,7 +74,15 @@ export function readBundle(bytes: Uint8Array, labs: readonly LabDefinition[]): R
     throw new BundleError(`not a run bundle (the zip does not open: ${(e as Error).message})`);
   }
   const meta = readJson(files, 'run.json') as Partial<RunMeta> & { format?: string };
-  if (meta.format !== BUNDLE_FORMAT) throw new BundleError(`run.json is not a ${BUNDLE_FORMAT} file`);
+  if (meta.format !== BUNDLE_FORMAT) {
+    const found = typeof meta.format === 'string' ? meta.format.slice(0, 60) : null;
+    // A bundle of another version names both, so the user knows which side to update.
+    throw new BundleError(
+      found && found.startsWith('social-minds-lab/run-bundle@')
+        ? `run.json is ${found}, and this version of the lab reads ${BUNDLE_FORMAT}: the bundle was written by another version; open it with that one, or update the lab`
+        : `run.json is not a ${BUNDLE_FORMAT} file`,
+    );
+  }
   const env = readJson(files, 'config.json') as { lab?: string; v?: number; config?: unknown };
   const def = labs.find((d) => d.name === env.lab);
   if (!def) throw new BundleError(`config.json names an unknown lab "${String(env.lab).slice(0, 40)}"`);
