@@ -17,6 +17,7 @@ import { loadRunModels } from '../../cli/run-models.ts';
 import { runSweepWorker, type WorkerStats } from '../../cli/sweep/worker.ts';
 import { main } from '../../cli/main.ts';
 import { openRedis } from '../../cli/sweep/connection.ts';
+import { studyKeys } from '../../cli/sweep/study.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const NODE = [process.execPath, '--import', 'tsx', join(ROOT, 'cli/main.ts')];
@@ -64,7 +65,7 @@ async function singleProcess(): Promise<number> {
 async function waitStored(redis: LocalRedis, study: string, n: number) {
   const client = openRedis(redis.url);
   try {
-    while ((await client.hlen(`sml:sweep:{${study}}:records`)) < n) await sleep(10);
+    while ((await client.hlen(studyKeys(study).records)) < n) await sleep(10);
   } finally {
     client.disconnect();
   }
@@ -100,7 +101,7 @@ async function overheadPerJob(redis: LocalRedis, file: string): Promise<{ perJob
     await waitStored(redis, study, OVERHEAD_JOBS);
     const wall = performance.now() - t0;
     const client = openRedis(redis.url);
-    const stats = Object.values(await client.hgetall(`sml:sweep:{${study}}:workers`)).map((v) => JSON.parse(v) as WorkerStats);
+    const stats = Object.values(await client.hgetall(studyKeys(study).workers)).map((v) => JSON.parse(v) as WorkerStats);
     client.disconnect();
     const episodeMs = (1000 * stats.reduce((s, w) => s + w.episodeSeconds, 0)) / OVERHEAD_JOBS;
     return { perJobMs: wall / OVERHEAD_JOBS - episodeMs, episodeMs };

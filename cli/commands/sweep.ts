@@ -13,7 +13,7 @@ import { bullConnection, isUnreachable, openRedis, redisUrl } from '../sweep/con
 import { EpisodeStoreError, loadEpisode, storeDirFor } from '../sweep/episode-store.ts';
 import { readStudy, saveStudy, StudyError } from '../sweep/studies.ts';
 import { formatStatus, studyStatus } from '../sweep/status.ts';
-import { codeVersion, configHash, queueName, STUDY_FORMAT, type Study, type SweepJobData } from '../sweep/study.ts';
+import { codeVersion, configHash, jobIdOf, queueName, STUDY_FORMAT, studyKeys, type Study, type SweepJobData } from '../sweep/study.ts';
 import { runSweepWorker } from '../sweep/worker.ts';
 import { previewResults } from './run.ts';
 
@@ -125,7 +125,7 @@ async function submit({ values, json, out }: CliContext, url: string, input: str
         jobs.slice(k, k + 500).map((indices, i) => ({
           name: 'episodes',
           data: data(indices),
-          opts: { jobId: `${study.id}-j${k + i}`, attempts: ATTEMPTS, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: false, removeOnFail: false },
+          opts: { jobId: jobIdOf(study.id, k + i), attempts: ATTEMPTS, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: false, removeOnFail: false },
         })),
       );
     }
@@ -171,7 +171,7 @@ async function collect({ values, json, out, err }: CliContext, url: string, id: 
   const outDir = values.out;
   if (typeof outDir !== 'string' || !outDir) throw new CliUsageError('--out <dir> is required');
   return withStudyQueue(url, id, async (redis, _queue, study) => {
-    const done = await redis.hlen(`sml:sweep:{${study.id}}:records`);
+    const done = await redis.hlen(studyKeys(study.id).records);
     if (done < study.episodes) {
       err(`study ${study.id} has ${done} of ${study.episodes} episodes stored; collect it when it has finished (sweep status ${study.id} shows progress).`);
       return 1;
@@ -208,7 +208,7 @@ async function retry({ out }: CliContext, url: string, id: string): Promise<numb
   return withStudyQueue(url, id, async (_redis, queue, study) => {
     let n = 0;
     for (let k = 0; k < study.jobs; k++) {
-      const job = await queue.getJob(`${study.id}-j${k}`);
+      const job = await queue.getJob(jobIdOf(study.id, k));
       if (job && (await job.isFailed())) {
         await job.retry('failed');
         n++;

@@ -29,7 +29,13 @@ export type StoredEpisode = z.infer<typeof storedSchema>;
 export class EpisodeStoreError extends Error {}
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-const tensorsPath = (study: Study, index: number) => join(study.id, `episode-${index}.safetensors`);
+/**
+ * Tensors are addressed by episode and content hash: two workers that both ran an episode (a stall handed it on while
+ * the first still ran) may write theirs, and whichever records win the HSETNX find their own tensors, never the
+ * other writer's.
+ */
+const tensorsField = (index: number, sha: string) => `${index}:${sha}`;
+const tensorsPath = (study: Study, index: number, sha: string) => join(study.id, `episode-${index}-${sha.slice(0, 16)}.safetensors`);
 
 /** The store folder a worker uses: its own `--store` (where the shared folder is mounted here), else the study's. */
 export const storeDirFor = (study: Study, override?: string) => override ?? study.store;
@@ -58,14 +64,14 @@ export async function saveEpisode(redis: Redis, study: Study, ep: Episode, info:
   const bytes = writeSafetensors(ep.tensors);
   const tensors: StoredEpisode['tensors'] = { bytes: bytes.length, sha256: sha256(bytes) };
   if (bytes.length <= study.inlineMax) {
-    await redis.hset(keys.tensors, String(ep.index), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    await redis.hset(keys.tensors, tensorsField(ep.index, tensors.sha256), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } else {
     if (!info.storeDir) {
       throw new EpisodeStoreError(
         `episode ${ep.index + 1}'s tensors are ${bytes.length} bytes, over the study's limit of ${study.inlineMax} bytes in Redis, and no store folder was given: start the worker with --store <a folder every worker sees> (docs/sweeps.md)`,
       );
     }
-    const rel = tensorsPath(study, ep.index);
+    const rel = tensorsPath(study, ep.index, tensors.sha256);
     try {
       mkdirSync(join(info.storeDir, study.id), { recursive: true });
       writeWhole(join(info.storeDir, rel), bytes);
@@ -97,7 +103,7 @@ export async function loadEpisode(redis: Redis, study: Study, index: number, sto
     if (!path || !existsSync(path)) throw new EpisodeStoreError(`episode ${index + 1}'s tensors are in the store folder (${stored.tensors.file}), which is not ${storeDir ? `under ${storeDir}` : 'given'}: pass --store <the shared folder>`);
     bytes = new Uint8Array(readFileSync(path));
   } else {
-    const buf = await redis.hgetBuffer(keys.tensors, String(index));
+    const buf = await redis.hgetBuffer(keys.tensors, tensorsField(index, stored.tensors.sha256));
     if (!buf) throw new EpisodeStoreError(`episode ${index + 1}'s tensors are missing from Redis`);
     bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   }

@@ -1,7 +1,7 @@
 /** A study's progress (sweep status): episodes stored, jobs by state, failures with their errors, workers and ETA. */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { studyKeys, type Study } from './study.ts';
+import { jobIdOf, studyKeys, type Study } from './study.ts';
 import type { WorkerStats } from './worker.ts';
 
 export interface StudyStatus {
@@ -20,15 +20,13 @@ export interface StudyStatus {
   etaSeconds: number | null;
 }
 
-const jobId = (study: Study, k: number) => `${study.id}-j${k}`;
-
 export async function studyStatus(redis: Redis, queue: Queue, study: Study, now = Date.now()): Promise<StudyStatus> {
   const keys = studyKeys(study.id);
   const done = await redis.hlen(keys.records);
   const jobs: StudyStatus['jobs'] = { waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0, other: 0 };
   const failures: StudyStatus['failures'] = [];
   for (let k = 0; k < study.jobs; k += 200) {
-    const ids = Array.from({ length: Math.min(200, study.jobs - k) }, (_, i) => jobId(study, k + i));
+    const ids = Array.from({ length: Math.min(200, study.jobs - k) }, (_, i) => jobIdOf(study.id, k + i));
     const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
     for (const [i, state] of states.entries()) {
       const key = state === 'waiting' || state === 'prioritized' || state === 'waiting-children' ? 'waiting' : state === 'active' || state === 'delayed' || state === 'completed' || state === 'failed' ? state : 'other';

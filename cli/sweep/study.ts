@@ -97,6 +97,9 @@ export const studyKeys = (id: string) => ({
   tensors: `sml:sweep:{${id}}:tensors`,
   workers: `sml:sweep:{${id}}:workers`,
 });
+/** The BullMQ job id of a study's k-th job (BullMQ ids may not contain ':'). */
+export const jobIdOf = (studyId: string, k: number) => `${studyId}-j${k}`;
+
 /** Every study ever submitted to this Redis (the worker looks here for studies of another version). */
 export const STUDIES_KEY = 'sml:sweeps';
 

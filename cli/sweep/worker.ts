@@ -67,9 +67,8 @@ export async function runSweepWorker(opts: WorkerOptions): Promise<void> {
   const stats = new Map<string, WorkerStats>();
   // The models stay loaded from job to job (and study to study) while the same ones on the same runtime are asked for.
   let models: { key: string; loaded: LoadedModels } | null = null;
-  // A study record never changes after submission, so each is read once.
-  // With its parsed config and plan, checked once.
-  const studies = new Map<string, { study: Study; config: Record<string, unknown>; plan: ReturnType<OpenLab['plan']> }>();
+  // A study record never changes after submission: each is read, checked and parsed once.
+  const studies = new Map<string, { study: Study; lab: OpenLab; config: Record<string, unknown>; plan: ReturnType<OpenLab['plan']> }>();
   const studyById = async (id: string) => {
     let entry = studies.get(id);
     if (!entry) {
@@ -78,8 +77,9 @@ export async function runSweepWorker(opts: WorkerOptions): Promise<void> {
       if (configHash(study.lab, study.v, study.config) !== study.configHash) {
         throw new UnrecoverableError(`refused: study ${id}'s config does not match its hash (${study.configHash.slice(0, 12)}): the study record was changed after it was submitted; submit the study again`);
       }
-      const config = openLabByName(study.lab).parse(study.config);
-      studies.set(id, (entry = { study, config, plan: openLabByName(study.lab).plan(config) }));
+      const lab = openLabByName(study.lab);
+      const config = lab.parse(study.config);
+      studies.set(id, (entry = { study, lab, config, plan: lab.plan(config) }));
     }
     return entry;
   };
@@ -99,6 +99,12 @@ export async function runSweepWorker(opts: WorkerOptions): Promise<void> {
   }
   const flushReports = () => Promise.all([...stats].map(([id, s]) => redis.hset(studyKeys(id).workers, workerId, JSON.stringify(s))));
 
+  const disposeModels = async () => {
+    const m = models;
+    models = null;
+    await m?.loaded.dispose();
+  };
+
   async function modelsFor(study: Study, plan: { models: string[] }): Promise<LoadedModels | null> {
     if (!plan.models.length) return null;
     const runtime = { device: opts.device ?? study.runtime.device, dtype: opts.dtype ?? study.runtime.dtype };
@@ -112,20 +118,14 @@ export async function runSweepWorker(opts: WorkerOptions): Promise<void> {
 
   // Never set: a first Ctrl-C lets the episodes under way finish (worker.close waits for them), a second one exits.
   const cancel: CancelToken = { cancelled: false };
-  const disposeModels = async () => {
-    const m = models;
-    models = null;
-    await m?.loaded.dispose();
-  };
 
   async function processJob(job: Job): Promise<{ ran: number; skipped: number }> {
     const parsed = jobDataSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`refused job ${job.id}: its data is not a sweep job of this version`);
     const data = parsed.data;
-    const { study, config, plan } = await studyById(data.study);
+    const { study, lab, config, plan } = await studyById(data.study);
     if (data.codeVersion !== version) throw new UnrecoverableError(`refused job ${job.id}: it was made by code version ${data.codeVersion}, and this worker is ${version}`);
     if (data.configHash !== study.configHash) throw new UnrecoverableError(`refused job ${job.id}: it was made for config ${data.configHash.slice(0, 12)}, and study ${study.id} holds ${study.configHash.slice(0, 12)}; submit the study again`);
-    const lab = openLabByName(study.lab);
     const loaded = await modelsFor(study, plan);
     const storeDir = storeDirFor(study, storeOverride) ?? null;
     const done = await storedAmong(redis, study, data.indices);
@@ -141,7 +141,7 @@ export async function runSweepWorker(opts: WorkerOptions): Promise<void> {
       const t0 = performance.now();
       const ep = await lab.runEpisode(config, { index, rng: episodeRng(runSeed(config), index), cancel, previous, progress: () => {}, models: loaded?.models });
       const seconds = (performance.now() - t0) / 1000;
-      const stored = await saveEpisode(redis, study, ep, { worker: workerId, backend: loaded?.backend ?? (plan.models.length ? null : 'cpu'), dtype: loaded?.dtype ?? null, seconds, storeDir });
+      const stored = await saveEpisode(redis, study, ep, { worker: workerId, backend: loaded?.backend ?? null, dtype: loaded?.dtype ?? null, seconds, storeDir });
       opts.log(`study ${study.id}: episode ${index + 1}/${study.episodes} ${stored ? 'stored' : 'was stored by another worker first'} (${seconds.toFixed(2)} s)`);
       await report(study, 1, seconds);
       previous = ep;

@@ -125,11 +125,11 @@ const formats = (judgeWeight = 12): { weight: number; make: (r: Rng, mix: Corpus
 
 export function generateOrganism(seed: string, n: number, mix: CorpusMix = PLAIN, judgeWeight?: number): Ex[] {
   const r = createRng(seed);
-  const FORMATS = formats(judgeWeight);
-  const total = FORMATS.reduce((s, f) => s + f.weight, 0);
+  const table = formats(judgeWeight);
+  const total = table.reduce((s, f) => s + f.weight, 0);
   return Array.from({ length: n }, () => {
     let u = r.next() * total;
-    const f = FORMATS.find((g) => (u -= g.weight) < 0) ?? FORMATS[FORMATS.length - 1];
+    const f = table.find((g) => (u -= g.weight) < 0) ?? table[table.length - 1];
     return f.make(r, mix);
   });
 }

@@ -17,6 +17,7 @@ import { LABS, openLabByName } from '../../src/labs/registry';
 import { listScenarios } from '../../src/labs/synchrony/scenarios/index';
 import { loadRunModels } from '../../cli/run-models';
 import { validateConfig } from '../../src/core/config/index';
+import { studyKeys } from '../../cli/sweep/study';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // node itself with tsx's loader, so that a SIGKILL reaches the worker and not a wrapper.
@@ -56,7 +57,7 @@ async function until(what: string, test: () => boolean | Promise<boolean>, timeo
 }
 
 /** Episodes stored, read straight from Redis (lighter than starting the CLI on every poll). */
-const stored = (id: string) => Number(redis.cli('hlen', `sml:sweep:{${id}}:records`) || 0);
+const stored = (id: string) => Number(redis.cli('hlen', studyKeys(id).records) || 0);
 
 const statusOf = (id: string) => JSON.parse(lab(['status', id, '--json']).stdout) as { total: number; done: number; failed: number; failures: { error: string; attempts: number }[]; workers: { worker: string; refused?: string; episodes: number }[] };
 
