@@ -4,7 +4,7 @@
  * it), the tensors in Redis when they are small, else in a shared folder that every worker sees.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -83,7 +83,32 @@ export async function saveEpisode(redis: Redis, study: Study, ep: Episode, info:
   }
   const stored: StoredEpisode = { v: 1, index: ep.index, records: ep.records, tensors, worker: info.worker, backend: info.backend, dtype: info.dtype, seconds: info.seconds, at: new Date().toISOString() };
   // The records last: an episode counts as stored once its records field exists, and only the first writer's counts.
-  return (await redis.hsetnx(keys.records, String(ep.index), JSON.stringify(stored))) === 1;
+  const field = String(ep.index);
+  const ours = JSON.stringify(stored);
+  if ((await redis.hsetnx(keys.records, field, ours)) === 1) return true;
+  // A 0 can also be our own write: when Redis restarts after taking HSETNX but before replying, ioredis sends it
+  // again. The record names this worker and the moment, so an equal string is ours.
+  const winner = await redis.hget(keys.records, field);
+  if (winner === ours) return true;
+  await dropLoserTensors(redis, study, ep.index, tensors, winner, info.storeDir);
+  return false;
+}
+
+/** Tensors are addressed by content: a loser's differ from the winner's only when the episode came out different
+ * (another backend), and then nothing will ever read them. */
+async function dropLoserTensors(redis: Redis, study: Study, index: number, ours: StoredEpisode['tensors'], winnerRaw: string | null, storeDir: string | null) {
+  let winnerSha: string | null = null;
+  try {
+    winnerSha = winnerRaw === null ? null : storedSchema.parse(JSON.parse(winnerRaw)).tensors.sha256;
+  } catch {
+    return; // unreadable winner: keep ours, loadEpisode will say what is wrong
+  }
+  if (winnerSha === ours.sha256) return;
+  if (ours.file) {
+    if (storeDir) rmSync(join(storeDir, ours.file), { force: true });
+  } else {
+    await redis.hdel(studyKeys(study.id).tensors, tensorsField(index, ours.sha256));
+  }
 }
 
 /** Reads one stored episode back, its tensors checked against the hash taken when it was stored. */

@@ -17,7 +17,9 @@ import { LABS, openLabByName } from '../../src/labs/registry';
 import { listScenarios } from '../../src/labs/synchrony/scenarios/index';
 import { loadRunModels } from '../../cli/run-models';
 import { validateConfig } from '../../src/core/config/index';
-import { studyKeys } from '../../cli/sweep/study';
+import { STUDY_FORMAT, studyKeys, type Study } from '../../cli/sweep/study';
+import { loadEpisode, saveEpisode } from '../../cli/sweep/episode-store';
+import { openRedis } from '../../cli/sweep/connection';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // node itself with tsx's loader, so that a SIGKILL reaches the worker and not a wrapper.
@@ -142,6 +144,8 @@ describe('sweeps on a real Redis (BullMQ)', () => {
     await redis.start();
 
     await until('the study to finish', () => stored(study) === 6, 120_000);
+    // A worker logs "stored" after Redis has the record: wait for the line to come through the pipe too.
+    await until('worker B to log the re-run episode', () => new RegExp(`episode ${killedIn}/6 stored`).test(b.log()));
     if (process.env.SWEEP_TEST_LOG) console.log(`stored before the restart: ${beforeRestart}\n--- A\n${a.log()}\n--- B\n${b.log()}`);
     // Every episode was stored exactly once: a killed worker's episode was run again by B and stored by B.
     const storedLines = (a.log() + b.log()).match(/episode \d+\/6 stored \(/g) ?? [];
@@ -209,6 +213,29 @@ describe('sweeps on a real Redis (BullMQ)', () => {
     expect(comparable(bundle)).toEqual(comparable(await singleProcess(polarization)));
     b.child.kill('SIGTERM');
   }, 120_000);
+
+  it('storing: a resent write of our own counts as ours; a loser leaves no tensors behind', async () => {
+    const client = openRedis(url());
+    try {
+      const study: Study = { format: STUDY_FORMAT, id: 'run-store-000001', name: '', lab: 'opinions', v: 1, config: {}, configHash: '0'.repeat(64), codeVersion: 'test', episodes: 1, jobs: 1, inlineMax: 1 << 20, store: null, runtime: {}, createdAt: new Date().toISOString() };
+      const episode = (value: number) => ({ index: 0, records: [{ step: 0, value }], tensors: { x: { dtype: 'F32' as const, shape: [1], data: new Float32Array([value]) } } });
+      const info = { worker: 'w1', backend: null, dtype: null, seconds: 1, storeDir: null };
+      // Redis took HSETNX, restarted before replying, and ioredis sent it again: the second answer is 0.
+      const resent = new Proxy(client, {
+        get: (target, key) => (key === 'hsetnx' ? async (...args: [string, string, string]) => (await target.hsetnx(...args), target.hsetnx(...args)) : Reflect.get(target, key)),
+      });
+      expect(await saveEpisode(resent, study, episode(1), info)).toBe(true);
+      // Another worker ran the same episode on another backend, with other numbers, and checked before the first
+      // one stored it: it writes its tensors, then loses the race.
+      const late = new Proxy(client, { get: (target, key) => (key === 'hexists' ? async () => 0 : Reflect.get(target, key)) });
+      expect(await saveEpisode(late, study, episode(2), { ...info, worker: 'w2' })).toBe(false);
+      const fields = await client.hkeys(studyKeys(study.id).tensors);
+      expect(fields).toHaveLength(1);
+      expect((await loadEpisode(client, study, 0, null)).episode.records).toEqual([{ step: 0, value: 1 }]);
+    } finally {
+      client.disconnect();
+    }
+  });
 
   it('bad input gets one clear line: a wrong URL, an unknown study, a hostile id', () => {
     const bad = spawnSync(NODE[0], [...NODE.slice(1), 'sweep', 'status', 'x', '--redis', 'http://127.0.0.1:1'], { cwd: ROOT, encoding: 'utf8' });
