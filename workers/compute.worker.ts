@@ -15,7 +15,7 @@ const api = {
    * it yields between layers, so the heartbeat is answered and `cancel(jobId)` stops it.
    */
   synchronyAnalysis(config: SynchronyConfig, episodes: Episode[], pairIndex?: number, onProgress?: (done: number, total: number) => unknown, jobId?: string) {
-    return job(jobId, (isCancelled) => runStepsAsync(analyzeSynchronySteps(config, episodes, pairIndex), { onProgress, isCancelled }));
+    return job(jobId, (signal) => runStepsAsync(analyzeSynchronySteps(config, episodes, pairIndex), { onProgress, signal }));
   },
 };
 export type ComputeWorkerApi = typeof api;

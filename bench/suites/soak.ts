@@ -43,7 +43,7 @@ const suite: BenchSuite = {
     const probe = async () => {
       const t = performance.now();
       for (let index = 0; index < PROBE; index++) {
-        await lab.runEpisode(checked.value, { index, rng: episodeRng(runSeed(checked.value), index), cancel: { cancelled: false }, progress: () => {}, models: loaded.models });
+        await lab.runEpisode(checked.value, { index, rng: episodeRng(runSeed(checked.value), index), signal: new AbortController().signal, progress: () => {}, models: loaded.models });
       }
       return (performance.now() - t) / 1000 / PROBE;
     };

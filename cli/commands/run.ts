@@ -5,7 +5,7 @@ import { openLabByName } from '../../src/labs/registry.ts';
 import { runHeadless } from '../../src/core/runs/headless.ts';
 import { writeBundle } from '../../src/core/runs/bundle.ts';
 import { loadRunModels } from '../run-models.ts';
-import { CancelledError } from '../../src/core/runs/runner.ts';
+import { CancelledError } from '../../src/core/cancel.ts';
 import { DurableOutError, openDurableOut } from '../durable-out.ts';
 
 export const runCommand: CliCommand = {
@@ -33,9 +33,9 @@ export const runCommand: CliCommand = {
     if (durable.finished.length && !json) err(`continuing run ${durable.id}: ${durable.finished.length} of ${plan.episodes} episodes were finished before (${durable.partialDir})`);
     const cfgRuntime = ((config as Record<string, unknown>).runtime ?? {}) as { device?: string; dtype?: string };
     const runtime = { device: (values.device as string | undefined) ?? cfgRuntime.device, dtype: (values.dtype as string | undefined) ?? cfgRuntime.dtype };
-    const cancel = { cancelled: false };
+    const abort = new AbortController();
     const stop = () => {
-      cancel.cancelled = true;
+      abort.abort();
       err('stopping: the episode under way is dropped, the finished ones are kept (press Ctrl-C again to quit at once)');
       process.once('SIGINT', () => process.exit(130));
     };
@@ -47,7 +47,7 @@ export const runCommand: CliCommand = {
         models: loaded?.models,
         backend: loaded?.backend,
         dtype: loaded?.dtype,
-        cancel,
+        signal: abort.signal,
         resume: { episodes: durable.finished, id: durable.id, createdAt: durable.createdAt },
         onEpisodeDone: (ep) => durable.save(ep),
         onEpisode: (done, total) => {

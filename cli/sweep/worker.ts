@@ -11,7 +11,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { openLabByName } from '../../src/labs/registry.ts';
 import type { OpenLab } from '../../src/labs/lab-module.ts';
 import { needsPrevious } from '../../src/core/runs/jobs.ts';
-import { episodeRng, runSeed, type CancelToken } from '../../src/core/runs/runner.ts';
+import { episodeRng, runSeed } from '../../src/core/runs/runner.ts';
 import type { Episode } from '../../src/core/runs/types.ts';
 import { loadRunModels } from '../run-models.ts';
 import { bullConnection, openRedis } from './connection.ts';
@@ -116,8 +116,8 @@ export async function runSweepWorker(opts: WorkerOptions): Promise<void> {
     return loaded;
   }
 
-  // Never set: a first Ctrl-C lets the episodes under way finish (worker.close waits for them), a second one exits.
-  const cancel: CancelToken = { cancelled: false };
+  // Never aborted: a first Ctrl-C lets the episodes under way finish (worker.close waits for them), a second one exits.
+  const never = new AbortController().signal;
 
   async function processJob(job: Job): Promise<{ ran: number; skipped: number }> {
     const parsed = jobDataSchema.safeParse(job.data);
@@ -139,7 +139,7 @@ export async function runSweepWorker(opts: WorkerOptions): Promise<void> {
       if (needsPrevious(index, study.chainLength) && previous?.index !== index - 1) previous = (await loadEpisode(redis, study, index - 1, storeDir)).episode;
       opts.log(`study ${study.id}: episode ${index + 1}/${study.episodes} started (job ${job.id})`);
       const t0 = performance.now();
-      const ep = await lab.runEpisode(config, { index, rng: episodeRng(runSeed(config), index), cancel, previous, progress: () => {}, models: loaded?.models });
+      const ep = await lab.runEpisode(config, { index, rng: episodeRng(runSeed(config), index), signal: never, previous, progress: () => {}, models: loaded?.models });
       const seconds = (performance.now() - t0) / 1000;
       const stored = await saveEpisode(redis, study, ep, { worker: workerId, backend: loaded?.backend ?? null, dtype: loaded?.dtype ?? null, seconds, storeDir });
       opts.log(`study ${study.id}: episode ${index + 1}/${study.episodes} ${stored ? 'stored' : 'was stored by another worker first'} (${seconds.toFixed(2)} s)`);

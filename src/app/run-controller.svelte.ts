@@ -7,6 +7,7 @@ import { checkStorageFor, StorageFullError, type RunStore } from '../store/run-s
 import { WorkerCrashed, type WorkerHost } from './worker-host';
 import type { ComputeWorkerApi } from '../../workers/compute.worker';
 import { episodeRng } from '../core/runs/runner';
+import { isCancelledError } from '../core/cancel';
 import { WorkerCrashedError, type ModelClient } from '../runtime/client';
 import type { RunnerModelSet } from '../runtime/runner-models';
 import { ensureRunModels, type RunRuntime } from './run-models';
@@ -36,7 +37,8 @@ export class RunController {
   private loopStart = { time: 0, fraction: 0 };
   private cancelRequested = false;
   private job = '';
-  private localCancel = { cancelled: false };
+  /** Stops the episodes that run here (LLM labs); a fresh one per run, so an old cancel never reaches a new run. */
+  private abort = new AbortController();
   private models: RunnerModelSet | null = null;
 
   constructor(
@@ -87,7 +89,7 @@ export class RunController {
   cancel() {
     if (!this.busy) return;
     this.cancelRequested = true;
-    this.localCancel.cancelled = true;
+    this.abort.abort();
     void this.models?.cancelAll();
     const job = this.job;
     void this.host.call((api) => api.cancelEpisode(job));
@@ -116,7 +118,7 @@ export class RunController {
     this.active = meta;
     let crashes = 0;
     const lab = openLabByName(meta.lab);
-    this.localCancel = { cancelled: false };
+    this.abort = new AbortController();
     try {
       // Inside the try: a stored config that no longer parses fails the run instead of leaving the page busy.
       const modelIds = lab.plan(meta.config).models;
@@ -154,7 +156,7 @@ export class RunController {
             if (e instanceof WorkerCrashedError) meta = await this.loadModels(meta, modelIds);
             continue;
           }
-          if (this.cancelRequested || /cancelled/.test(String((e as Error).message))) {
+          if (this.cancelRequested || isCancelledError(e)) {
             meta = await store.updateRun(meta.id, { status: 'cancelled' });
             return;
           }
@@ -195,7 +197,7 @@ export class RunController {
       index,
       rng: episodeRng(meta.seed, index),
       previous,
-      cancel: this.localCancel,
+      signal: this.abort.signal,
       progress: onProgress,
       models: this.models!,
     });

@@ -14,6 +14,7 @@ import { ckaSteps, type CkaOptions, type CkaResult } from './cka';
 import { mixedLM, parseFormula, type MixedLmInput, type MixedLmResult } from './mixedlm';
 import type { LayerStack } from './layer-stack';
 import { runStepsAsync } from './steps';
+import { JobAborts } from './cancel';
 import { readSafetensors, writeSafetensors, type SafeData, type SafeDtype, type SafetensorsFile } from './safetensors';
 import { ols, partialCorrelation, pearson, type Correlation, type OlsResult } from './stats';
 import {
@@ -33,25 +34,29 @@ import {
 
 export type ProgressFn = (done: number, total: number) => unknown;
 
-const cancelled = new Set<string>();
+const aborts = new JobAborts();
 
-/** Runs a long job under `jobId`, so that `analysisCompute.cancel(jobId)` stops it at its next step. */
-export async function job<T>(jobId: string | undefined, run: (isCancelled: () => boolean) => Promise<T>): Promise<T> {
+/**
+ * Runs a long job under `jobId`, so that `analysisCompute.cancel(jobId)` aborts its signal and it stops at its next
+ * step. Without an id the job gets a signal that is never aborted.
+ */
+export async function job<T>(jobId: string | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  if (jobId === undefined) return run(new AbortController().signal);
   try {
-    return await run(() => jobId !== undefined && cancelled.has(jobId));
+    return await run(aborts.start(jobId));
   } finally {
-    if (jobId !== undefined) cancelled.delete(jobId);
+    aborts.end(jobId);
   }
 }
 
 export const analysisCompute = {
   /** Asks the running job with this id to stop at its next layer boundary; it then rejects with "cancelled". */
   cancel(jobId: string): void {
-    cancelled.add(jobId);
+    aborts.abort(jobId);
   },
 
   syncR2(source: LayerStack, target: LayerStack, group: ArrayLike<number>, options: Omit<SyncOptions, 'onProgress' | 'signal'> = {}, onProgress?: ProgressFn, jobId?: string): Promise<SyncResult> {
-    return job(jobId, (isCancelled) => runStepsAsync(syncR2Steps(source, target, group, options), { onProgress, isCancelled }));
+    return job(jobId, (signal) => runStepsAsync(syncR2Steps(source, target, group, options), { onProgress, signal }));
   },
 
   /** Both directions, A→B and B→A, and their mean (synchronous: use syncR2 per direction for progress/cancel). */
@@ -60,7 +65,7 @@ export const analysisCompute = {
   },
 
   cka(x: LayerStack, y: LayerStack, options: Omit<CkaOptions, 'onProgress' | 'signal'> = {}, onProgress?: ProgressFn, jobId?: string): Promise<CkaResult> {
-    return job(jobId, (isCancelled) => runStepsAsync(ckaSteps(x, y, options), { onProgress, isCancelled }));
+    return job(jobId, (signal) => runStepsAsync(ckaSteps(x, y, options), { onProgress, signal }));
   },
 
   chooseAlphaGroupedCV(source: LayerStack, target: LayerStack, group: ArrayLike<number>, alphas: number[], options: { folds?: number; testFraction?: number } = {}): { alpha: number; scores: number[] } {

@@ -12,7 +12,7 @@ import { dot, gemmNT } from './linalg';
 import { createRng } from './rng';
 import { ResidentRows } from './simd-gemm';
 import { checkStack, type LayerStack } from './layer-stack';
-import { runSteps, type CancelFlag, type Progress } from './steps';
+import { runSteps, type Progress } from './steps';
 
 export interface Pooled {
   global: number;
@@ -42,7 +42,7 @@ export interface CkaOptions {
   /** Explicit sample orders to use instead of seeded shuffles (reproducing another tool's permutations). */
   orders?: ArrayLike<number>[];
   onProgress?: (done: number, total: number) => unknown;
-  signal?: CancelFlag;
+  signal?: AbortSignal;
 }
 
 /** Per-layer statistics of the centred Gram matrix. */

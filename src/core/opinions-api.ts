@@ -19,7 +19,7 @@ import {
   GROUP_ARCHETYPES, INDIVIDUAL_ARCHETYPES, type GroupArchetype, type IndividualArchetype,
 } from './ising/archetypes';
 import { fitStudySteps, type StudyItem, type StudyOptions, type StudyResult } from './ising/study';
-import { CancelledError } from './steps';
+import { JobAborts, throwIfAborted } from './cancel';
 import { yieldToEventLoop } from './runs/runner';
 import { echoChamberTable, homophily, linkHomophily, opinionDistribution, polarization, type EchoTable } from './polarization/metrics';
 import { boundedConfidence, coevolvingVoter, initialOpinions, type BaselineRun } from './polarization/classic';
@@ -34,7 +34,8 @@ export type DirectedGraphSpec =
   | { generator: 'smallWorld'; agents: number; k?: number; p: number }
   | { generator: 'random'; agents: number; k?: number };
 
-const cancelledStudies = new Set<string>();
+/** Fit studies by job id, so that `cancelFitStudy(jobId)`, a separate comlink message, can stop one. */
+const studyAborts = new JobAborts();
 
 export const opinionsCompute = {
   makeSignedGraph(spec: SignedGraphSpec, seed: number | string): SignedGraph {
@@ -72,6 +73,7 @@ export const opinionsCompute = {
    */
   async fitStudy(items: StudyItem[], opts: StudyOptions, onProgress?: (done: number, total: number, note: string) => unknown, jobId?: string): Promise<StudyResult> {
     const steps = fitStudySteps(items, opts);
+    const signal = jobId === undefined ? undefined : studyAborts.start(jobId);
     let last = 0;
     try {
       for (;;) {
@@ -81,16 +83,16 @@ export const opinionsCompute = {
         if (now - last > 40) {
           last = now;
           await yieldToEventLoop();
-          if (jobId !== undefined && cancelledStudies.has(jobId)) throw new CancelledError();
+          throwIfAborted(signal);
           onProgress?.(r.value.done, r.value.total, r.value.note);
         }
       }
     } finally {
-      if (jobId !== undefined) cancelledStudies.delete(jobId);
+      if (jobId !== undefined) studyAborts.end(jobId);
     }
   },
   cancelFitStudy(jobId: string): void {
-    cancelledStudies.add(jobId);
+    studyAborts.abort(jobId);
   },
   /** Stochastic rollouts from each episode's s(0), with their individual- and group-archetype counts. */
   stochasticArchetypes(model: DynamicsModel, episodes: Episode[], seed: number | string, delta = 0.2) {

@@ -14,16 +14,16 @@
 import { cholesky, cholSolveRows, dot, gemmNT, transpose } from './linalg';
 import { ResidentRows } from './simd-gemm';
 import { checkStack, type LayerStack } from './layer-stack';
-import { runSteps, type CancelFlag, type Progress } from './steps';
+import { runSteps, type Progress } from './steps';
 
 export { checkStack, type LayerStack } from './layer-stack';
-export { CancelledError, checkCancelled, runSteps, runStepsAsync, type CancelFlag, type Progress } from './steps';
+export { runSteps, runStepsAsync, type Progress } from './steps';
 
 export interface GridOptions {
   alpha?: number;
   /** Called with (done, total) units of work; may be a comlink proxy (its promise is ignored). */
   onProgress?: (done: number, total: number) => unknown;
-  signal?: CancelFlag;
+  signal?: AbortSignal;
   /** Upper bound for the per-source matrices kept at once; sources are processed in chunks under it. */
   memoryBudgetBytes?: number;
   /**

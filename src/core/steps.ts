@@ -4,21 +4,7 @@
  * receive a cancel message and forward progress.
  */
 
-/** Passed through comlink as a plain object, or read from a shared flag: checked between layers. */
-export interface CancelFlag {
-  aborted: boolean;
-}
-
-export class CancelledError extends Error {
-  constructor() {
-    super('cancelled');
-    this.name = 'CancelledError';
-  }
-}
-
-export function checkCancelled(signal?: CancelFlag): void {
-  if (signal?.aborted) throw new CancelledError();
-}
+import { throwIfAborted } from './cancel';
 
 /** Long computations are generators that yield after each layer, so that a driver can report and cancel. */
 export interface Progress {
@@ -27,9 +13,9 @@ export interface Progress {
 }
 
 /** Runs a layer-stepped computation to the end, synchronously, checking `signal` and reporting between steps. */
-export function runSteps<T>(steps: Generator<Progress, T>, opts: { onProgress?: (done: number, total: number) => unknown; signal?: CancelFlag } = {}): T {
+export function runSteps<T>(steps: Generator<Progress, T>, opts: { onProgress?: (done: number, total: number) => unknown; signal?: AbortSignal } = {}): T {
   for (;;) {
-    checkCancelled(opts.signal);
+    throwIfAborted(opts.signal);
     const r = steps.next();
     if (r.done) return r.value;
     opts.onProgress?.(r.value.done, r.value.total);
@@ -60,16 +46,16 @@ function yieldToEventLoop(): Promise<void> {
 
 /**
  * The same, asynchronously: it yields to the event loop between steps, so that a worker can receive a cancel
- * message (through comlink) while a grid runs. `isCancelled` is polled between steps.
+ * message (through comlink) while a grid runs. `signal` is checked between steps; a worker API gets it from JobAborts,
+ * aborted when the cancel message for the job arrives.
  */
 export async function runStepsAsync<T>(
   steps: Generator<Progress, T>,
-  opts: { onProgress?: (done: number, total: number) => unknown; isCancelled?: () => boolean; signal?: CancelFlag } = {},
+  opts: { onProgress?: (done: number, total: number) => unknown; signal?: AbortSignal } = {},
 ): Promise<T> {
   for (;;) {
     await yieldToEventLoop();
-    if (opts.isCancelled?.()) throw new CancelledError();
-    checkCancelled(opts.signal);
+    throwIfAborted(opts.signal);
     const r = steps.next();
     if (r.done) return r.value;
     opts.onProgress?.(r.value.done, r.value.total);

@@ -5,7 +5,7 @@
 import { createRng } from './rng';
 import { checkStack, type LayerStack } from './layer-stack';
 import { momentCacheBytes, ridgeR2GridSteps, type MomentCache } from './ridge';
-import { runSteps, type CancelFlag, type Progress } from './steps';
+import { runSteps, type Progress } from './steps';
 
 /**
  * The seed's grouped split: shuffle the distinct groups with the split seed, put whole groups into the test set
@@ -150,7 +150,7 @@ export interface SyncOptions {
   splits?: Uint8Array[];
   topK?: number;
   onProgress?: (done: number, total: number) => unknown;
-  signal?: CancelFlag;
+  signal?: AbortSignal;
 }
 
 export interface SyncResult extends SyncSummary {
@@ -210,7 +210,7 @@ export function chooseAlphaGroupedCV(
   target: LayerStack,
   group: ArrayLike<number>,
   alphas: number[],
-  opts: { folds?: number; testFraction?: number; signal?: CancelFlag } = {},
+  opts: { folds?: number; testFraction?: number; signal?: AbortSignal } = {},
 ): { alpha: number; scores: number[] } {
   if (!alphas.length) throw new Error('alpha CV: no candidate alphas');
   const folds = opts.folds ?? 3;

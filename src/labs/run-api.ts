@@ -1,13 +1,14 @@
 import { episodeRng } from '../core/runs/runner';
 import type { Episode } from '../core/runs/types';
 import type { LabName } from '../core/config/lab-definition';
+import { JobAborts } from '../core/cancel';
 import { openLabByName } from './registry';
 
-const cancelled = new Set<string>();
+const aborts = new JobAborts();
 
 /**
  * Episode execution as the compute worker exposes it. Jobs are named by the caller so that `cancelEpisode`,
- * which arrives as a separate message, can stop the one in flight (runners yield between chunks to see it).
+ * which arrives as a separate message, can abort the one in flight (runners yield between chunks to see it).
  */
 export const labRunApi = {
   async runEpisode(
@@ -18,21 +19,23 @@ export const labRunApi = {
     previous: Episode | undefined,
     onProgress?: (fraction: number, note?: string) => void,
   ): Promise<Episode> {
-    cancelled.delete(job);
+    // A stale cancel (one that arrived after an earlier try of this episode ended) must not stop this try.
+    aborts.end(job);
+    const signal = aborts.start(job);
     try {
       return await openLabByName(lab).runEpisode(config, {
         index,
         rng: episodeRng(Number(config.seed ?? 0), index),
         previous,
-        cancel: { get cancelled() { return cancelled.has(job); } },
+        signal,
         progress: (f, note) => onProgress?.(f, note),
       });
     } finally {
-      cancelled.delete(job);
+      aborts.end(job);
     }
   },
   cancelEpisode(job: string) {
-    cancelled.add(job);
+    aborts.abort(job);
   },
   async summarize(lab: LabName, config: Record<string, unknown>, episodes: Episode[]) {
     return await openLabByName(lab).summarize(config, episodes);

@@ -14,7 +14,7 @@ import { openDurableOut } from '../../cli/durable-out';
 import { runHeadless } from '../../src/core/runs/headless';
 import { openLabByName } from '../../src/labs/registry';
 import { polarizationLab } from '../../src/labs/polarization/config';
-import { CancelledError } from '../../src/core/runs/runner';
+import { CancelledError } from '../../src/core/cancel';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'cli/main.ts');
@@ -121,9 +121,9 @@ describe('durable headless runs: a run whose epochs carry state over (in process
     const whole = await runHeadless(polarizationLab, lab, cfg);
     const out = join(work, 'chained');
     const first = openDurableOut(out, polarizationLab, cfg, 12);
-    const cancel = { cancelled: false };
+    const abort = new AbortController();
     await expect(
-      runHeadless(polarizationLab, lab, cfg, { cancel, resume: { episodes: [], id: first.id, createdAt: first.createdAt }, onEpisodeDone: (ep) => (first.save(ep), void (cancel.cancelled = ep.index === 6)) }),
+      runHeadless(polarizationLab, lab, cfg, { signal: abort.signal, resume: { episodes: [], id: first.id, createdAt: first.createdAt }, onEpisodeDone: (ep) => { first.save(ep); if (ep.index === 6) abort.abort(); } }),
     ).rejects.toBeInstanceOf(CancelledError);
     const second = openDurableOut(out, polarizationLab, cfg, 12);
     expect(second.finished.map((e) => e.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);

@@ -5,6 +5,7 @@ import * as Comlink from 'comlink';
 import { computeApi, type ComputeApi } from '../../src/core/compute-api';
 import { mixedLMFromColumns } from '../../src/core/analysis-api';
 import { runStepsAsync, type LayerStack } from '../../src/core/ridge';
+import { CancelledError } from '../../src/core/cancel';
 
 const FIX = resolve(import.meta.dirname, '../fixtures/compute');
 const ridge = JSON.parse(readFileSync(resolve(FIX, 'ridge.json'), 'utf8'));
@@ -88,8 +89,8 @@ describe('compute API through comlink', () => {
       const seen: number[] = [];
       expect(await runStepsAsync(steps(), { onProgress: (d) => seen.push(d) })).toBe('ok');
       expect(seen).toEqual([1, 2, 3]);
-      let n = 0;
-      await expect(runStepsAsync(steps(), { isCancelled: () => ++n > 2 })).rejects.toThrow(/cancelled/);
+      const abort = new AbortController();
+      await expect(runStepsAsync(steps(), { onProgress: (d) => d === 2 && abort.abort(), signal: abort.signal })).rejects.toBeInstanceOf(CancelledError);
     } finally {
       globalThis.setImmediate = saved;
     }

@@ -1,7 +1,7 @@
 /** askParsed: the one generate → parse → retry loop of the LLM labs. */
 import { describe, expect, it } from 'vitest';
 import { askParsed, type AskCounter } from '../../src/core/runs/ask';
-import { CancelledError } from '../../src/core/runs/runner';
+import { CancelledError } from '../../src/core/cancel';
 import { fail, ok } from '../../src/core/prompts/shared';
 import { ContextOverflowError, type RunnerGenerateOptions, type RunnerGenerateResult } from '../../src/core/runs/models';
 
@@ -50,7 +50,7 @@ describe('askParsed', () => {
   });
 
   it('stops when cancelled: before a try, and after a generation that was cancelled', async () => {
-    await expect(askParsed(scripted(['1']), { ...base, attempts: 2, temperature: 0, seed: () => 1, cancel: { cancelled: true } })).rejects.toBeInstanceOf(CancelledError);
+    await expect(askParsed(scripted(['1']), { ...base, attempts: 2, temperature: 0, seed: () => 1, signal: AbortSignal.abort() })).rejects.toBeInstanceOf(CancelledError);
     await expect(askParsed(scripted(['1'], 'cancelled'), { ...base, attempts: 2, temperature: 0, seed: () => 1 })).rejects.toBeInstanceOf(CancelledError);
   });
 });

@@ -274,14 +274,14 @@ describe('a community run on a deterministic fake model', () => {
       const stored = full.episodes.slice(0, cut);
       const resumed: Episode[] = [...stored];
       for (let index = cut; index < full.episodes.length; index++) {
-        resumed.push(await opinionsRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), cancel: { cancelled: false }, progress: () => {}, previous: resumed[index - 1], models }));
+        resumed.push(await opinionsRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: () => {}, previous: resumed[index - 1], models }));
       }
       const strip = (eps: Episode[]) => eps.map((e) => e.records.map((r) => ({ ...r, seconds: 0 })));
       expect(strip(resumed)).toEqual(strip(full.episodes));
     }
     // Round t needs round t−1 of the same trajectory as `previous`.
-    await expect(opinionsRunner.runEpisode(c, { index: 2, rng: episodeRng(c.seed, 2), cancel: { cancelled: false }, progress: () => {}, previous: full.episodes[0], models })).rejects.toThrow(/needs round 1/);
-    await expect(opinionsRunner.runEpisode(c, { index: 1, rng: episodeRng(c.seed, 1), cancel: { cancelled: false }, progress: () => {}, models: undefined, previous: full.episodes[0] })).rejects.toThrow(/needs loaded models/);
+    await expect(opinionsRunner.runEpisode(c, { index: 2, rng: episodeRng(c.seed, 2), signal: new AbortController().signal, progress: () => {}, previous: full.episodes[0], models })).rejects.toThrow(/needs round 1/);
+    await expect(opinionsRunner.runEpisode(c, { index: 1, rng: episodeRng(c.seed, 1), signal: new AbortController().signal, progress: () => {}, models: undefined, previous: full.episodes[0] })).rejects.toThrow(/needs loaded models/);
   });
 
   it('async: with ε = 0 nobody moves after round 0; with ε = 1 it is the sync run', async () => {

@@ -73,13 +73,13 @@ describe('custom graphs in the opinions config', () => {
     expect(configNodeCount(c)).toBe(4);
     const plan = opinionsRunner.plan(c);
     expect(plan.episodes).toBe(2);
-    const ep = await opinionsRunner.runEpisode(c, { index: 0, rng: episodeRng(c.seed, 0), cancel: { cancelled: false }, progress: () => {} });
+    const ep = await opinionsRunner.runEpisode(c, { index: 0, rng: episodeRng(c.seed, 0), signal: new AbortController().signal, progress: () => {} });
     expect(ep.records).toHaveLength(21);
     expect(ep.tensors?.finalSpins.shape).toEqual([4]);
     c.dynamics.nodeFields = [1, 2, 3];
     expect(opinionsRunner.plan(c).unavailable).toMatch(/3 values.*4 nodes/);
     c.dynamics.nodeFields = [5, 5, 5, 5];
-    const biased = await opinionsRunner.runEpisode(c, { index: 0, rng: episodeRng(c.seed, 0), cancel: { cancelled: false }, progress: () => {} });
+    const biased = await opinionsRunner.runEpisode(c, { index: 0, rng: episodeRng(c.seed, 0), signal: new AbortController().signal, progress: () => {} });
     expect(Number(biased.records[20].n)).toBe(1);
   });
 
@@ -93,7 +93,7 @@ describe('custom graphs in the opinions config', () => {
     c.dynamics.betaUnfriendly = 0;
     c.dynamics.betaUnsigned = 0;
     c.dynamics.steps = 3;
-    const run = (i: number) => opinionsRunner.runEpisode(c, { index: i, rng: episodeRng(c.seed, i), cancel: { cancelled: false }, progress: () => {} });
+    const run = (i: number) => opinionsRunner.runEpisode(c, { index: i, rng: episodeRng(c.seed, i), signal: new AbortController().signal, progress: () => {} });
     const [a, b] = await Promise.all([run(0), run(1)]);
     expect(Array.from(a.tensors!.finalSpins.data as Uint8Array)).toEqual(Array.from(b.tensors!.finalSpins.data as Uint8Array));
   });

@@ -23,7 +23,7 @@ async function runAll(c: PolarizationConfig, agent = fakePolarizationAgent()): P
   expect(plan.unavailable).toBeUndefined();
   const out: Episode[] = [];
   for (let index = 0; index < plan.episodes; index++) {
-    out.push(await polarizationRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), cancel: { cancelled: false }, progress: () => {}, previous: out[index - 1], models }));
+    out.push(await polarizationRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: () => {}, previous: out[index - 1], models }));
   }
   return out;
 }
@@ -65,7 +65,7 @@ describe('Polarization lab: LLM agents', () => {
   it('a resumed epoch repeats the uninterrupted one exactly', async () => {
     const c = config();
     const eps = await runAll(c);
-    const again = await polarizationRunner.runEpisode(c, { index: 2, rng: episodeRng(c.seed, 2), cancel: { cancelled: false }, progress: () => {}, previous: eps[1], models: { get: () => fakePolarizationAgent() } });
+    const again = await polarizationRunner.runEpisode(c, { index: 2, rng: episodeRng(c.seed, 2), signal: new AbortController().signal, progress: () => {}, previous: eps[1], models: { get: () => fakePolarizationAgent() } });
     expect(again.records).toEqual(eps[2].records);
     expect(Array.from(again.tensors.outIdx.data as Int32Array)).toEqual(Array.from(eps[2].tensors.outIdx.data as Int32Array));
   });

@@ -11,7 +11,7 @@ import type { Episode } from '../../src/core/runs/types';
 const run = async (config: ReturnType<typeof defaultConfig<typeof polarizationLab>>, upTo: number, start: Episode[] = []) => {
   const eps = [...start];
   for (let i = eps.length; i < upTo; i++) {
-    eps.push(await polarizationRunner.runEpisode(config, { index: i, rng: episodeRng(config.seed, i), cancel: { cancelled: false }, progress: () => {}, previous: eps[i - 1] }));
+    eps.push(await polarizationRunner.runEpisode(config, { index: i, rng: episodeRng(config.seed, i), signal: new AbortController().signal, progress: () => {}, previous: eps[i - 1] }));
   }
   return eps;
 };

@@ -20,7 +20,7 @@ function config(over: Record<string, unknown> = {}): SimilarityConfig {
 }
 
 const play = (game: GameName, a: RunnerModel, b: RunnerModel, rounds: number) =>
-  playGame({ game, a, b, repeat: 0, rounds, temperature: 0.7, seedKey: 'test', cancel: { cancelled: false }, progress: () => {} });
+  playGame({ game, a, b, repeat: 0, rounds, temperature: 0.7, seedKey: 'test', signal: new AbortController().signal, progress: () => {} });
 
 describe('Similarity games: rules and arithmetic', () => {
   it('word guessing: a guesser of the same world decodes every hint, another world none', async () => {
@@ -87,7 +87,7 @@ describe('Similarity runner with games', () => {
     const plan = similarityRunner.plan(c);
     expect(plan.unavailable).toBeUndefined();
     const out: Episode[] = [];
-    for (let index = 0; index < plan.episodes; index++) out.push(await similarityRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), cancel: { cancelled: false }, progress: () => {}, models: get }));
+    for (let index = 0; index < plan.episodes; index++) out.push(await similarityRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: () => {}, models: get }));
     return out;
   }
 
@@ -214,7 +214,7 @@ describe('Similarity games: the judge fallback', () => {
     return { m, prompts };
   };
   const playWith = (j: RunnerModel) =>
-    playGame({ game: 'splitDollar', a: fakeGameModel({ id: 'x', world: 's', garbage: 99 }), b: fakeGameModel({ id: 'y', world: 's', demand: 0.5 }), repeat: 0, rounds: 1, temperature: 0.7, judge: j, seedKey: 'j', cancel: { cancelled: false }, progress: () => {} });
+    playGame({ game: 'splitDollar', a: fakeGameModel({ id: 'x', world: 's', garbage: 99 }), b: fakeGameModel({ id: 'y', world: 's', demand: 0.5 }), repeat: 0, rounds: 1, temperature: 0.7, judge: j, seedKey: 'j', signal: new AbortController().signal, progress: () => {} });
 
   it('reads the value of a reply no parser accepted, and records that the judge did', async () => {
     const j = judge('0.25');

@@ -37,7 +37,7 @@ describe('Similarity novelty tasks', () => {
   it('plays rounds: both brainstorm, joint texts see both brainstorms, solo texts only their own; MI per joint text', async () => {
     const a = fakeGameModel({ id: 'a', world: 'north' });
     const b = fakeGameModel({ id: 'b', world: 'south' });
-    const rec = await playNovelty({ task: 'haiku', a, b, repeat: 0, rounds: 4, temperature: 0.7, seedKey: 't', cancel: { cancelled: false }, progress: () => {} });
+    const rec = await playNovelty({ task: 'haiku', a, b, repeat: 0, rounds: 4, temperature: 0.7, seedKey: 't', signal: new AbortController().signal, progress: () => {} });
     expect(rec.rounds).toHaveLength(4);
     const jointPrompt = a.calls.find((c) => /^Ideas:/.test(c.messages![0].content) && /south whale/.test(c.messages![0].content))!;
     expect(jointPrompt.messages![0].content).toMatch(/north whale[\s\S]*south whale/);
@@ -47,7 +47,7 @@ describe('Similarity novelty tasks', () => {
     expect(rec.mi).toHaveLength(8);
     for (const m of rec.mi) expect(m.mi).toBeCloseTo(m.hY - m.hYgivenS, 12);
     expect(rec.mi.every((m) => m.mi > 0)).toBe(true); // a solo text shares words with the joint one
-    const again = await playNovelty({ task: 'haiku', a: fakeGameModel({ id: 'a', world: 'north' }), b: fakeGameModel({ id: 'b', world: 'south' }), repeat: 0, rounds: 4, temperature: 0.7, seedKey: 't', cancel: { cancelled: false }, progress: () => {} });
+    const again = await playNovelty({ task: 'haiku', a: fakeGameModel({ id: 'a', world: 'north' }), b: fakeGameModel({ id: 'b', world: 'south' }), repeat: 0, rounds: 4, temperature: 0.7, seedKey: 't', signal: new AbortController().signal, progress: () => {} });
     expect(again).toEqual(rec);
   });
 
@@ -57,7 +57,7 @@ describe('Similarity novelty tasks', () => {
     expect(similarityRunner.plan(cfg).episodes).toBe(2 + 6);
     const a = fakeGameModel({ id: 'a', world: 'north' });
     const b = fakeGameModel({ id: 'b', world: 'south' });
-    const rec = await playNovelty({ task: 'haiku', a, b, repeat: 0, rounds: 6, temperature: 0.7, seedKey: 'u', cancel: { cancelled: false }, progress: () => {} });
+    const rec = await playNovelty({ task: 'haiku', a, b, repeat: 0, rounds: 6, temperature: 0.7, seedKey: 'u', signal: new AbortController().signal, progress: () => {} });
     const s = summarizeNovelty([{ index: 5, records: [rec as unknown as Record<string, unknown>], tensors: {} }], [], 'linear')!;
     const joint0 = rec.rounds.map((r) => r.joint[0].text!);
     expect(s.pairs[0].uniqueJoint[0]).toBe(uniqueness(joint0).classes);

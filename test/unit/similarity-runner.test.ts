@@ -28,7 +28,7 @@ async function runAll(c: SimilarityConfig, models: ReturnType<typeof modelsOf>):
   expect(plan.unavailable).toBeUndefined();
   const out: Episode[] = [];
   for (let index = 0; index < plan.episodes; index++) {
-    out.push(await similarityRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), cancel: { cancelled: false }, progress: () => {}, models }));
+    out.push(await similarityRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: () => {}, models }));
   }
   return out;
 }
@@ -106,7 +106,7 @@ describe('Similarity runner: CKA between models', () => {
   it('stops on a model that returns states of the wrong shape', async () => {
     const liar = { ...a, id: 'org/liar', numLayers: 5 } as RunnerModel;
     const c1 = config({ models: ['org/liar'], probes: { set: 'custom', count: 4, custom: CUSTOM } });
-    await expect(similarityRunner.runEpisode(c1, { index: 0, rng: episodeRng(1, 0), cancel: { cancelled: false }, progress: () => {}, models: modelsOf(liar) })).rejects.toThrow(/expected \[4, 6, 6\]/);
+    await expect(similarityRunner.runEpisode(c1, { index: 0, rng: episodeRng(1, 0), signal: new AbortController().signal, progress: () => {}, models: modelsOf(liar) })).rejects.toThrow(/expected \[4, 6, 6\]/);
   });
 
   it('warns about few probes and about models not yet encoded', async () => {

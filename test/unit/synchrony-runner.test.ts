@@ -56,7 +56,7 @@ async function runAll(c: SynchronyConfig, models: ReturnType<typeof modelsOf>, n
   const plan = runner.plan(c);
   const out: Episode[] = [];
   for (let index = 0; index < plan.episodes; index++) {
-    out.push(await runner.runEpisode(c, { index, rng: episodeRng(c.seed, index), cancel: { cancelled: false }, progress: (_f, n) => n && notes.push(n), models }));
+    out.push(await runner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: (_f, n) => n && notes.push(n), models }));
   }
   return out;
 }
@@ -152,7 +152,7 @@ describe('synchrony episodes', () => {
 
   it('refuses to run without models, with a message that says so', async () => {
     const runner = createSynchronyRunner(source);
-    await expect(runner.runEpisode(config(), { index: 0, rng: episodeRng(1, 0), cancel: { cancelled: false }, progress: () => {} })).rejects.toThrow(/needs loaded models/);
+    await expect(runner.runEpisode(config(), { index: 0, rng: episodeRng(1, 0), signal: new AbortController().signal, progress: () => {} })).rejects.toThrow(/needs loaded models/);
   });
 });
 

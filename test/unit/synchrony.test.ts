@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ridgeR2Grid, CancelledError, type LayerStack } from '../../src/core/ridge';
+import { ridgeR2Grid, type LayerStack } from '../../src/core/ridge';
+import { CancelledError } from '../../src/core/cancel';
 import { buildLagSamples, chooseAlphaGroupedCV, groupedSplit, summariseSync, syncR2, syncR2Both, type EpisodeRecord } from '../../src/core/synchrony';
 
 interface RidgeCase {
@@ -67,16 +68,16 @@ describe('ridge R² grid vs the closed-form numpy solve and sklearn r2_score', (
     const source: LayerStack = { data: Float32Array.from(c.source), n: c.n, L: c.LA, H: c.HA };
     const target: LayerStack = { data: Float32Array.from(c.target), n: c.n, L: c.LB, H: c.HB };
     const seen: number[] = [];
-    const signal = { aborted: false };
+    const abort = new AbortController();
     syncR2(source, target, c.group, { splitSeeds: [0, 1], onProgress: (d, t) => seen.push(d / t) });
     expect(seen[seen.length - 1]).toBe(1);
     expect(seen.every((v, i) => i === 0 || v >= seen[i - 1])).toBe(true);
     expect(() =>
       syncR2(source, target, c.group, {
         onProgress: (d) => {
-          if (d === 2) signal.aborted = true;
+          if (d === 2) abort.abort();
         },
-        signal,
+        signal: abort.signal,
       }),
     ).toThrow(CancelledError);
   });

@@ -5,7 +5,7 @@
  */
 import type { ParseResult } from '../prompts/shared';
 import { isContextOverflow, type RunnerChatMessage, type RunnerModel } from './models';
-import { CancelledError, throwIfCancelled, type CancelToken } from './runner';
+import { CancelledError, throwIfAborted } from '../cancel';
 
 /** Calls made and replies that no try could parse, summed over a run's questions. */
 export interface AskCounter {
@@ -25,7 +25,7 @@ export interface AskOptions<T> {
   seed: (attempt: number) => number | string;
   topP?: number;
   stop?: string[];
-  cancel?: CancelToken;
+  signal?: AbortSignal;
   counter?: AskCounter;
 }
 
@@ -37,7 +37,7 @@ export async function askParsed<T>(model: Pick<RunnerModel, 'generate'>, o: AskO
   const raw: string[] = [];
   let reason = 'no reply';
   for (let attempt = 0; attempt < Math.max(1, o.attempts); attempt++) {
-    if (o.cancel) throwIfCancelled(o.cancel);
+    throwIfAborted(o.signal);
     if (o.counter) o.counter.calls++;
     let r;
     try {

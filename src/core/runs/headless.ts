@@ -1,11 +1,13 @@
 import type { LabDefinition } from '../config/lab-definition';
-import { episodeRng, runSeed, throwIfCancelled, type CancelToken, type LabRunner } from './runner';
+import { throwIfAborted } from '../cancel';
+import { episodeRng, runSeed, type LabRunner } from './runner';
 import type { RunBundle } from './bundle';
 import type { RunnerModels } from './models';
 import { newRunId, type Episode, type RunMeta } from './types';
 
 export interface HeadlessOptions {
-  cancel?: CancelToken;
+  /** Aborted to stop the run: it rejects with CancelledError before the next episode or inside the current one. */
+  signal?: AbortSignal;
   onEpisode?(done: number, total: number): void;
   onProgress?(episode: number, fraction: number): void;
   now?: () => Date;
@@ -37,13 +39,14 @@ export async function runHeadless<C extends Record<string, unknown>>(def: LabDef
   episodes.forEach((e, i) => {
     if (e.index !== i) throw new Error(`a resumed run needs episodes 0..${episodes.length - 1} in order; found ${e.index} at ${i}`);
   });
-  const cancel = opts.cancel ?? { cancelled: false };
+  // Runners always get a signal; without the caller's, one that is never aborted.
+  const signal = opts.signal ?? new AbortController().signal;
   for (let index = episodes.length; index < plan.episodes; index++) {
-    throwIfCancelled(cancel);
+    throwIfAborted(signal);
     const ep = await runner.runEpisode(config, {
       index,
       rng: episodeRng(seed, index),
-      cancel,
+      signal,
       previous: episodes[index - 1],
       progress: (f) => opts.onProgress?.(index, f),
       models: opts.models,

@@ -4,23 +4,12 @@ import type { Episode, RunResult } from './types';
 import type { LivePlot } from './live-plot';
 import type { RunnerModels } from './models';
 
-/** Set by the host (UI, worker or CLI) and checked by runners between steps. */
-export interface CancelToken {
-  readonly cancelled: boolean;
-}
-
-export class CancelledError extends Error {
-  constructor() {
-    super('cancelled');
-    this.name = 'CancelledError';
-  }
-}
-
 export interface EpisodeContext {
   index: number;
   /** The episode's own seed, derived from the run seed and the index, so a resumed episode repeats exactly. */
   rng: Rng;
-  cancel: CancelToken;
+  /** Aborted by the host (UI, worker or CLI) to cancel; runners check it between steps (throwIfAborted). */
+  signal: AbortSignal;
   progress(fraction: number, note?: string): void;
   /** The previous finished episode, for runners whose state carries over (epochs of one network). */
   previous?: Episode;
@@ -69,7 +58,3 @@ export function episodeRng(seed: number, index: number): Rng {
 
 /** Lets a long synchronous loop give the event loop a turn, so cancel messages and progress get through. */
 export const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-export function throwIfCancelled(token: CancelToken) {
-  if (token.cancelled) throw new CancelledError();
-}

@@ -11,7 +11,8 @@ import { askParsed } from '../../core/runs/ask';
 import { hashSeed, createRng } from '../../core/rng';
 import { scanUntrusted } from '../../core/config/untrusted';
 import { requireModels } from '../../core/runs/models';
-import { throwIfCancelled, type EpisodeContext } from '../../core/runs/runner';
+import { throwIfAborted } from '../../core/cancel';
+import type { EpisodeContext } from '../../core/runs/runner';
 import type { Episode, RunResult } from '../../core/runs/types';
 import type { LivePlot } from '../../core/runs/live-plot';
 import {
@@ -154,9 +155,9 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
     ctx.progress(Math.min(0.99, calls / totalCalls), `${label} · ${note}`);
   };
   const gen = async (messages: ReturnType<typeof buildInitialVotePrompt>, seed: string, maxNewTokens: number): Promise<string> => {
-    throwIfCancelled(ctx.cancel);
+    throwIfAborted(ctx.signal);
     const r = await model.generate({ messages, temperature: c.temperature, maxNewTokens, stop: ['\n'], seed });
-    throwIfCancelled(ctx.cancel);
+    throwIfAborted(ctx.signal);
     return r.text;
   };
 
@@ -176,7 +177,7 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
         temperature: c.temperature,
         stop: ['\n'],
         seed: (a) => `${base}/a${i}/m${a}`,
-        cancel: ctx.cancel,
+        signal: ctx.signal,
       });
       rawMessages[i].push(...asked.raw);
       for (const text of asked.raw) step(`agent ${i} says: ${text.slice(0, 120)}`);

@@ -1,5 +1,6 @@
 import { simulateGlauber } from '../../core/ising/simulate';
-import { throwIfCancelled, yieldToEventLoop, type LabRunner } from '../../core/runs/runner';
+import { throwIfAborted } from '../../core/cancel';
+import { yieldToEventLoop, type LabRunner } from '../../core/runs/runner';
 import { communityLayout, communityProblem, MAX_COMMUNITY_AGENTS } from './community-data';
 
 /** The community size that the one-click fix for a too-large graph offers: runs in about a minute on WASM. */
@@ -48,7 +49,7 @@ export const opinionsRunner: LabRunner<OpinionsConfig> = {
     let spins: ArrayLike<number> = Int8Array.from({ length: graph.n }, () => (ctx.rng.next() < d.initialUp ? 1 : -1));
     const net: number[] = [mean(spins)];
     for (let done = 0; done < d.steps; ) {
-      throwIfCancelled(ctx.cancel);
+      throwIfAborted(ctx.signal);
       const chunk = Math.min(CHUNK, d.steps - done);
       const result = simulateGlauber(graph, params, spins, chunk, ctx.rng, { record: false });
       for (let t = 1; t < result.net.length; t++) net.push(result.net[t]);

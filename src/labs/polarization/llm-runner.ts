@@ -2,7 +2,8 @@ import { askParsed } from '../../core/runs/ask';
 import { createRng, hashSeed, type Rng } from '../../core/rng';
 import type { RunnerModel } from '../../core/runs/models';
 import { requireModels } from '../../core/runs/models';
-import { throwIfCancelled, type EpisodeContext } from '../../core/runs/runner';
+import { throwIfAborted } from '../../core/cancel';
+import type { EpisodeContext } from '../../core/runs/runner';
 import type { Episode } from '../../core/runs/types';
 import type { ChatMessage, ParseResult } from '../../core/prompts/shared';
 import type { DirectedGraph } from '../../core/graphs/directed';
@@ -185,7 +186,7 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
   const reasonsBefore = reasons.slice();
   let rewires = 0;
   for (let u = 0; u < updating.length; u++) {
-    throwIfCancelled(ctx.cancel);
+    throwIfAborted(ctx.signal);
     const i = updating[u];
     ctx.progress(u / updating.length, `Epoch ${epoch}: agent ${i + 1} (${u + 1} of ${updating.length} updating)`);
     const got = inbox.get(i)!;

@@ -1,6 +1,6 @@
 import { createRng, hashSeed } from '../../core/rng';
 import type { LabRunner } from '../../core/runs/runner';
-import { throwIfCancelled } from '../../core/runs/runner';
+import { throwIfAborted } from '../../core/cancel';
 import { boundedConfidence, coevolvingVoter, initialOpinions } from '../../core/polarization/classic';
 import { homophily, opinionDistribution, polarization } from '../../core/polarization/metrics';
 import { buildNetwork, networkFromTensors, networkToTensors, type PolarizationConfig } from './network';
@@ -43,7 +43,7 @@ export const polarizationRunner: LabRunner<PolarizationConfig> = {
     return { episodes: config.epochs, chainLength: config.epochs, bytesPerEpisode: 8 * config.agents + 4 * config.agents * (config.network.degree + 1) + 200, models: [] };
   },
   async runEpisode(config, ctx) {
-    throwIfCancelled(ctx.cancel);
+    throwIfAborted(ctx.signal);
     if (config.agentKind === 'llm') return runLlmEpoch(config, ctx);
     let graph;
     let x: number[];

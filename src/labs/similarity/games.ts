@@ -1,8 +1,7 @@
 import { askParsed } from '../../core/runs/ask';
 import { hashSeed } from '../../core/rng';
 import type { RunnerModel } from '../../core/runs/models';
-import type { CancelToken } from '../../core/runs/runner';
-import { throwIfCancelled } from '../../core/runs/runner';
+import { throwIfAborted } from '../../core/cancel';
 import type { ChatMessage, ParseResult } from '../../core/prompts/shared';
 import {
   beautyContestScore,
@@ -88,7 +87,8 @@ export interface GamePlay {
   judge?: RunnerModel;
   /** Seeds every call: the run seed and the episode index. */
   seedKey: string;
-  cancel: CancelToken;
+  /** Aborted to stop the game; checked before every model call. */
+  signal: AbortSignal;
   progress(fraction: number, note?: string): void;
 }
 
@@ -114,13 +114,13 @@ async function move<T extends string | number>(
     maxNewTokens,
     temperature: play.temperature,
     seed: (attempt) => hashSeed(`${play.seedKey}/${key}/${attempt}`),
-    cancel: play.cancel,
+    signal: play.signal,
   });
   const raw = asked.raw;
   if (asked.ok) return { model: model.id, raw, value: asked.value, forfeit: false, extractedBy: 'parser' };
   const reason = asked.reason;
   if (play.judge && raw.length) {
-    throwIfCancelled(play.cancel);
+    throwIfAborted(play.signal);
     const question = messages[messages.length - 1]?.content ?? '';
     const prompt = judgeExtractPrompt(question, raw[raw.length - 1], extract.what);
     const j = await play.judge.generate({ messages: prompt, temperature: 0, maxNewTokens: 16, seed: hashSeed(`${play.seedKey}/${key}/judge`) });

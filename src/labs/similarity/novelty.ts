@@ -1,7 +1,7 @@
 import { askParsed } from '../../core/runs/ask';
 import { createRng, hashSeed } from '../../core/rng';
 import type { RunnerModel } from '../../core/runs/models';
-import { throwIfCancelled, type CancelToken } from '../../core/runs/runner';
+import { throwIfAborted } from '../../core/cancel';
 import type { ChatMessage, ParseResult } from '../../core/prompts/shared';
 import { buildBrainstormPrompt, buildFinalTextPrompt, parseBrainstorm, parseFinalText, type NoveltyTask } from '../../core/prompts/similarity';
 
@@ -51,7 +51,8 @@ export interface NoveltyPlay {
   rounds: number;
   temperature: number;
   seedKey: string;
-  cancel: CancelToken;
+  /** Aborted to stop the task; checked before every model call. */
+  signal: AbortSignal;
   progress(fraction: number, note?: string): void;
 }
 
@@ -63,7 +64,7 @@ async function write<T>(model: RunnerModel, messages: ChatMessage[], parse: (raw
     maxNewTokens,
     temperature: play.temperature,
     seed: (attempt) => hashSeed(`${play.seedKey}/${key}/${attempt}`),
-    cancel: play.cancel,
+    signal: play.signal,
   });
   return { raw: asked.raw, text: asked.ok ? show(asked.value) : null };
 }
@@ -112,7 +113,7 @@ export async function playNovelty(play: NoveltyPlay): Promise<NoveltyRecord> {
     for (let r = 0; r < rounds.length; r++) {
       const y = rounds[r].joint[side].text;
       if (y === null || !solos.length) continue;
-      throwIfCancelled(play.cancel);
+      throwIfAborted(play.signal);
       const s = solos[Math.floor(pick.next() * solos.length)];
       const h = await conditionalEntropy(models[side], y, s.text);
       if (h.tokens > 0) mi.push({ side, round: r + 1, soloRound: s.i + 1, ...h, mi: h.hY - h.hYgivenS });

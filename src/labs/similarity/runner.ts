@@ -1,5 +1,6 @@
 import { requireModels } from '../../core/runs/models';
-import { throwIfCancelled, type LabRunner } from '../../core/runs/runner';
+import { throwIfAborted } from '../../core/cancel';
+import type { LabRunner } from '../../core/runs/runner';
 import type { Episode } from '../../core/runs/types';
 import { runStepsAsync } from '../../core/steps';
 import { analyzeSimilaritySteps, PROBE_STATES, type ProbeRecord } from './analysis';
@@ -80,7 +81,7 @@ export const similarityRunner: LabRunner<SimilarityConfig> = {
         rounds: config.noveltyRounds,
         temperature: config.temperature,
         seedKey: `${config.seed}/novelty/${ctx.index}`,
-        cancel: ctx.cancel,
+        signal: ctx.signal,
         progress: ctx.progress,
       });
       return { index: ctx.index, records: [record as unknown as Record<string, unknown>], tensors: {} };
@@ -96,7 +97,7 @@ export const similarityRunner: LabRunner<SimilarityConfig> = {
         temperature: config.temperature,
         judge: config.judge.enabled ? models.get(config.judge.model) : undefined,
         seedKey: `${config.seed}/game/${ctx.index}`,
-        cancel: ctx.cancel,
+        signal: ctx.signal,
         progress: ctx.progress,
       });
       return { index: ctx.index, records: [game, ...rounds] as unknown as Record<string, unknown>[], tensors: {} };
@@ -111,7 +112,7 @@ export const similarityRunner: LabRunner<SimilarityConfig> = {
     const data = new Float32Array(probes.length * L1 * H);
     const batch = config.probes.batchSize;
     for (let start = 0; start < probes.length; start += batch) {
-      throwIfCancelled(ctx.cancel);
+      throwIfAborted(ctx.signal);
       const chunk = probes.slice(start, start + batch);
       ctx.progress(start / probes.length, `${id}: probes ${start + 1}–${start + chunk.length} of ${probes.length}`);
       const r = await model.encode(chunk, { chatTemplate: true, addGenerationPrompt: false, batchSize: batch });

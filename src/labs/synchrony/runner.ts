@@ -1,7 +1,8 @@
 import { askParsed } from '../../core/runs/ask';
 import { hashSeed } from '../../core/rng';
 import { requireModels, type RunnerModel } from '../../core/runs/models';
-import { throwIfCancelled, type EpisodeContext, type LabRunner } from '../../core/runs/runner';
+import { CancelledError, throwIfAborted } from '../../core/cancel';
+import type { EpisodeContext, LabRunner } from '../../core/runs/runner';
 import type { Episode } from '../../core/runs/types';
 import {
   buildDialogueTurnPrompt,
@@ -58,7 +59,7 @@ async function runDialogue(
   const maxTurns = 2 * config.maxUtterancesPerAgent;
   let role = item.first;
   for (let turn = 0; turn < maxTurns; turn++, role = other(role)) {
-    throwIfCancelled(ctx.cancel);
+    throwIfAborted(ctx.signal);
     const agent = roleAgent(role);
     const model = models[role];
     const r = await model.generate({
@@ -69,7 +70,7 @@ async function runDialogue(
       stop: ['\n'],
       seed: turnSeed(config, item, ctx.index, turn),
     });
-    if (r.finishReason === 'cancelled') throwIfCancelled({ cancelled: true });
+    if (r.finishReason === 'cancelled') throw new CancelledError();
     if (!r.prefillStates) throw new Error(`${model.id} returned no hidden states: it was loaded without taps.`);
     taken.push({ role, history: history.slice(), states: r.prefillStates });
     const parsed = parseUtterance(r.text, names);
@@ -118,7 +119,7 @@ async function judge(config: SynchronyConfig, item: QueueItem, index: number, ep
       // The first attempt is greedy; a retry samples, so that it can come out differently. Seeds count from 1.
       temperature: (attempt) => (attempt === 0 ? 0 : 0.7),
       seed: (attempt) => hashSeed(`${config.seed}/judge/${item.seed}/${index}/${target}/${attempt + 1}`),
-      cancel: ctx.cancel,
+      signal: ctx.signal,
     });
     out.push(
       asked.ok
