@@ -4,7 +4,7 @@ import { readConfigInput } from '../config-input.ts';
 import { numberOption } from './analysis-io.ts';
 import { computeApi } from '../../src/core/compute-api.ts';
 import { readBundle, MAX_BUNDLE_BYTES } from '../../src/core/runs/bundle.ts';
-import { LABS } from '../../src/labs/registry.ts';
+import { LAB_MODULES } from '../../src/labs/registry.ts';
 import type { FieldMode } from '../../src/core/ising/design.ts';
 import type { StudyModelKind, StudyOptions } from '../../src/core/ising/study.ts';
 import { netOpinion } from '../../src/core/ising/archetypes.ts';
@@ -38,7 +38,7 @@ function readTrajectories(files: string[], rounds: number): OpinionTrajectory[] 
     return poolTrajectories(
       zips.map((f, k) => {
         if (sizes[k] > MAX_BUNDLE_BYTES) throw new CliUsageError(`${f} is larger than 1 GB`);
-        const r = trajectoriesFromBundle(readBundle(new Uint8Array(readFileSync(f)), LABS), { rounds });
+        const r = trajectoriesFromBundle(readBundle(new Uint8Array(readFileSync(f)), LAB_MODULES), { rounds });
         if (!r.ok) throw new CliUsageError(`${f}: ${r.message}`);
         return r.trajectories;
       }),

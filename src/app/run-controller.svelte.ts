@@ -73,6 +73,7 @@ export class RunController {
       episodesTotal: plan.episodes,
       createdAt: now,
       updatedAt: now,
+      recordsVersion: lab.recordsVersion,
     };
     await (await this.store()).putRun(meta);
     void this.loop(meta);

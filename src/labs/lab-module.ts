@@ -2,8 +2,9 @@ import type { Component } from 'svelte';
 import type { z } from 'zod';
 import type { LabDefinition, LabName } from '../core/config/lab-definition';
 import type { EpisodeContext, LabRunner, RunPlan } from '../core/runs/runner';
-import type { Episode, RunResult } from '../core/runs/types';
+import type { Episode, RunResult, StoredRecord } from '../core/runs/types';
 import type { LivePlot } from '../core/runs/live-plot';
+import { episodeReader, RecordError, type RecordsDefinition } from '../core/runs/records';
 
 /** Props every lab view receives from the lab page: the lab's validated config and a way to change it (and the link). */
 export interface LabViewProps<C> {
@@ -38,20 +39,29 @@ export interface LabPreset<C> {
 
 /**
  * Everything one lab declares, once: its config definition (id, title, texts, schema, migrations, version), its
- * runner, its view, its description and its presets. `src/labs/registry.ts` lists these modules and nothing else.
+ * record shapes (schema, version, migrations), its runner, its view, its description and its presets.
+ * `src/labs/registry.ts` lists these modules and nothing else. `R` is the type of one record the runner writes.
  */
-export interface LabModule<S extends z.ZodObject = z.ZodObject, N extends LabName = LabName> {
+export interface LabModule<S extends z.ZodObject = z.ZodObject, N extends LabName = LabName, R extends StoredRecord = StoredRecord> {
   definition: LabDefinition<S, N>;
-  runner: LabRunner<z.output<S>>;
+  /** The rows its episodes hold (src/labs/<lab>/records.ts): bundles are checked with it, stored episodes parsed. */
+  records: RecordsDefinition<R>;
+  runner: LabRunner<z.output<S>, R>;
   view: LabViewLoader<z.output<S>>;
   description: LabDescription;
   presets: readonly LabPreset<z.output<S>>[];
 }
 
-/** Declares a lab module; the type parameters come from the definition, so runner and view must agree with its schema. */
-export function defineLabModule<S extends z.ZodObject, N extends LabName>(module: LabModule<S, N>): LabModule<S, N> {
+/**
+ * Declares a lab module; the type parameters come from the definition and the record schema, so runner and view must
+ * agree with the config schema, and what the runner writes and reads with the record schema.
+ */
+export function defineLabModule<S extends z.ZodObject, N extends LabName, R extends StoredRecord>(module: LabModule<S, N, R>): LabModule<S, N, R> {
   if (module.runner.lab !== module.definition.name) {
     throw new Error(`lab ${module.definition.name}: its runner says it belongs to ${module.runner.lab}`);
+  }
+  if (!Number.isInteger(module.records.version) || module.records.version < 1) {
+    throw new Error(`lab ${module.definition.name}: its records version must be a whole number of 1 or more`);
   }
   return module;
 }
@@ -74,6 +84,8 @@ type Summary = Omit<RunResult, 'updatedAt'>[];
 export interface OpenLab extends LabRunner<unknown> {
   name: LabName;
   definition: LabDefinition;
+  /** The version of the record shapes this lab writes; a run's metadata and its bundle keep it. */
+  recordsVersion: number;
   description: LabDescription;
   /** The lab's presets (their texts; presetConfig gives the config). */
   presets: readonly { id: string; title: string; caption: string; tour: readonly string[] }[];
@@ -82,19 +94,25 @@ export interface OpenLab extends LabRunner<unknown> {
   /** The config as the runner sees it: `definition.schema.parse(raw)`. */
   parse(raw: unknown): Record<string, unknown>;
   plan(raw: unknown): RunPlan<Record<string, unknown>>;
+  /** The previous episode, if any, is parsed with the lab's record schema first (a RecordError if it does not fit). */
   runEpisode(raw: unknown, ctx: EpisodeContext): Promise<Episode>;
+  /** The episodes are parsed with the lab's record schema first: a stored row of the wrong shape throws a RecordError. */
   summarize(raw: unknown, episodes: readonly Episode[]): Promise<Summary>;
-  /** What to draw while the run goes; null when the lab draws nothing live or the config does not parse. */
+  /** What to draw while the run goes; null when the lab draws nothing live, the config does not parse or a record does not fit. */
   livePlot(raw: unknown, episodes: readonly Episode[]): LivePlot | null;
 }
 
-export function openLab<S extends z.ZodObject, N extends LabName>(module: LabModule<S, N>): OpenLab {
+export function openLab<S extends z.ZodObject, N extends LabName, R extends StoredRecord>(module: LabModule<S, N, R>): OpenLab {
   const { definition, runner, description } = module;
   const parse = (raw: unknown) => parseConfig(definition, raw);
+  // Stored episodes arrive untyped (the store, a worker message, a sweep's Redis, a resumed CLI run): the runner reads
+  // them only after the lab's record schema has parsed them, so a wrong-shaped row fails here with its field named.
+  const reader = episodeReader(module.records.schema);
   return {
     name: definition.name,
     lab: definition.name,
     definition,
+    recordsVersion: module.records.version,
     description,
     parse,
     presets: module.presets.map(({ id, title, caption, tour }) => ({ id, title, caption, tour })),
@@ -103,12 +121,19 @@ export function openLab<S extends z.ZodObject, N extends LabName>(module: LabMod
       return preset ? parse(preset.config) : null;
     },
     plan: (raw) => runner.plan(parse(raw)),
-    runEpisode: (raw, ctx) => runner.runEpisode(parse(raw), ctx),
-    summarize: async (raw, episodes) => await runner.summarize(parse(raw), episodes),
+    runEpisode: (raw, ctx) => runner.runEpisode(parse(raw), { ...ctx, previous: ctx.previous && reader.read(ctx.previous) }),
+    summarize: async (raw, episodes) => await runner.summarize(parse(raw), episodes.map(reader.readStored)),
     livePlot: (raw, episodes) => {
       if (!runner.livePlot) return null;
       const parsed = definition.schema.safeParse(raw);
-      return parsed.success ? runner.livePlot(parsed.data, episodes) : null;
+      if (!parsed.success) return null;
+      // A live plot is a convenience: a stored row that does not fit draws nothing rather than breaking the page.
+      try {
+        return runner.livePlot(parsed.data, episodes.map(reader.readStored));
+      } catch (e) {
+        if (e instanceof RecordError) return null;
+        throw e;
+      }
     },
   };
 }

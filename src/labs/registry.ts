@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { LAB_NAMES, type LabDefinition, type LabName } from '../core/config/lab-definition';
+import type { RecordsDefinition } from '../core/runs/records';
 import { openLab, type LabModule, type OpenLab } from './lab-module';
 import { synchronyModule } from './synchrony/module';
 import { similarityModule } from './similarity/module';
@@ -18,20 +19,27 @@ const modules = {
   polarization: polarizationModule,
 } satisfies { [K in LabName]: { definition: { name: K } } };
 
-type SchemaOf<M> = M extends LabModule<infer S extends z.ZodObject, LabName> ? S : never;
+type SchemaOf<M> = M extends { definition: LabDefinition<infer S extends z.ZodObject, LabName> } ? S : never;
+type RecordOf<M> = M extends { records: RecordsDefinition<infer R> } ? R : never;
 
-/** Each lab's module with its own config type (a correlated map: `LabModules[K]` is lab K's module for any K). */
-export type LabModules = { [K in LabName]: LabModule<SchemaOf<(typeof modules)[K]>, K> };
+/**
+ * Each lab's module with its own config and record types (a correlated map: `LabModules[K]` is lab K's module for
+ * any K).
+ */
+export type LabModules = { [K in LabName]: LabModule<SchemaOf<(typeof modules)[K]>, K, RecordOf<(typeof modules)[K]>> };
 
 /** The config type of lab K, as its runner and its view see it. */
 export type LabConfig<K extends LabName> = z.output<SchemaOf<(typeof modules)[K]>>;
 
+/** One record of lab K, as its runner writes it and its record schema parses it. */
+export type LabRecord<K extends LabName> = RecordOf<(typeof modules)[K]>;
+
 export const LAB_MODULE_BY_NAME: LabModules = modules;
 
-/** The modules in LAB_NAMES order (the order of the home page and the navigation). */
+/** The modules in LAB_NAMES order (the order of the home page and the navigation); the bundle reader takes these. */
 export const LAB_MODULES: readonly LabModules[LabName][] = LAB_NAMES.map((name) => LAB_MODULE_BY_NAME[name]);
 
-/** Every lab's config definition (the link codec and bundle reader take these). */
+/** Every lab's config definition (the link codec takes these). */
 export const LABS: readonly LabDefinition[] = LAB_MODULES.map((m) => m.definition);
 
 const opened = new Map<LabName, OpenLab>();

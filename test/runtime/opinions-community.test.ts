@@ -34,7 +34,7 @@ describe('community run on the embedded model', () => {
       });
       if (!v.ok) throw new Error(JSON.stringify(v.errors));
       const config = v.value as OpinionsConfig;
-      const bundle = await runHeadless(opinionsLab, opinionsRunner as never, config as never, { models });
+      const bundle = await runHeadless(opinionsLab, opinionsRunner, config, { models });
       expect(bundle.episodes.length).toBe(2);
       for (const ep of bundle.episodes) {
         const r = roundRow(ep)!;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { runCommand } from '../../cli/commands/run.ts';
 import { readBundle } from '../../src/core/runs/bundle.ts';
-import { LABS } from '../../src/labs/registry.ts';
+import { LAB_MODULES } from '../../src/labs/registry.ts';
 import type { EpochRow } from '../../src/labs/polarization/llm-runner.ts';
 
 async function runPolarization(over: Record<string, unknown>) {
@@ -18,7 +18,7 @@ async function runPolarization(over: Record<string, unknown>) {
   writeFileSync(file, JSON.stringify({ lab: 'polarization', v: 1, config }));
   const out: string[] = [];
   const code = await runCommand.run({ positionals: [file], values: { out: dir, device: 'cpu' }, json: true, out: (t) => out.push(t), err: () => {} });
-  const bundle = readBundle(new Uint8Array(readFileSync(JSON.parse(out.join('\n')).file)), LABS);
+  const bundle = readBundle(new Uint8Array(readFileSync(JSON.parse(out.join('\n')).file)), LAB_MODULES);
   rmSync(dir, { recursive: true, force: true });
   return { code, bundle };
 }

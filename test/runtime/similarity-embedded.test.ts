@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { runCommand } from '../../cli/commands/run.ts';
 import { readBundle } from '../../src/core/runs/bundle.ts';
-import { LABS } from '../../src/labs/registry.ts';
+import { LAB_MODULES } from '../../src/labs/registry.ts';
 import { cka } from '../../src/core/cka.ts';
 import { analyzeSimilaritySteps, decoderStack, PROBE_STATES, type SimilarityAnalysis } from '../../src/labs/similarity/analysis.ts';
 import { selectProbes } from '../../src/labs/similarity/probes.ts';
@@ -17,6 +17,8 @@ import { createNodeRuntime } from '../../src/runtime/node.ts';
 import { runSteps } from '../../src/core/steps.ts';
 import { similarityLab, type SimilarityConfig } from '../../src/labs/similarity/config.ts';
 import { validateConfig } from '../../src/core/config/validate.ts';
+import { episodeReader } from '../../src/core/runs/records.ts';
+import { similarityRecord } from '../../src/labs/similarity/records.ts';
 
 async function runSimilarity(config: Record<string, unknown>, dtype: string) {
   const dir = mkdtempSync(join(tmpdir(), 'sml-sim-'));
@@ -25,7 +27,7 @@ async function runSimilarity(config: Record<string, unknown>, dtype: string) {
   const out: string[] = [];
   const code = await runCommand.run({ positionals: [file], values: { out: dir, device: 'cpu', dtype }, json: true, out: (t) => out.push(t), err: () => {} });
   const summary = JSON.parse(out.join('\n'));
-  const bundle = readBundle(new Uint8Array(readFileSync(summary.file)), LABS);
+  const bundle = readBundle(new Uint8Array(readFileSync(summary.file)), LAB_MODULES);
   rmSync(dir, { recursive: true, force: true });
   return { code, bundle };
 }
@@ -66,7 +68,8 @@ describe('Similarity (CKA) on the embedded model, Node CPU', () => {
     // and the lab's own analysis of the two runs' episodes gives the same numbers
     const checked = validateConfig(similarityLab, { ...config, models: ['a', 'b'], cka: { debiased: false, permutations: 0 } });
     if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
-    const both = runSteps(analyzeSimilaritySteps(checked.value as SimilarityConfig, [fp32.bundle.episodes[0], { ...q4.bundle.episodes[0], index: 1 }]));
+    const { read } = episodeReader(similarityRecord);
+    const both = runSteps(analyzeSimilaritySteps(checked.value as SimilarityConfig, [read(fp32.bundle.episodes[0]), { ...read(q4.bundle.episodes[0]), index: 1 }]));
     expect(both.pairs[1].linear.global).toBe(r.linear.global);
   });
 

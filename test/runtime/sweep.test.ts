@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundle, type RunBundle } from '../../src/core/runs/bundle';
 import { runHeadless } from '../../src/core/runs/headless';
-import { LABS, openLabByName } from '../../src/labs/registry';
+import { LAB_MODULES, LABS, openLabByName } from '../../src/labs/registry';
 import { listScenarios } from '../../src/labs/synchrony/scenarios/index';
 import { loadRunModels } from '../../cli/run-models';
 import { validateConfig } from '../../src/core/config/index';
@@ -155,7 +155,7 @@ describe('sweeps on a real Redis (BullMQ)', () => {
     const out = join(work, 'collected');
     const collected = lab(['collect', study, '--out', out, '--json']);
     expect(collected.code, collected.stderr).toBe(0);
-    const bundle = readBundle(new Uint8Array(readFileSync(JSON.parse(collected.stdout).file)), LABS);
+    const bundle = readBundle(new Uint8Array(readFileSync(JSON.parse(collected.stdout).file)), LAB_MODULES);
     expect(bundle.meta.id).toBe(study);
     const reference = await singleProcess(synchrony);
     expect(comparable(bundle)).toEqual(comparable(reference));
@@ -185,7 +185,7 @@ describe('sweeps on a real Redis (BullMQ)', () => {
     await until('the retried study to finish', () => stored(failing) === 4);
     const c2 = lab(['collect', failing, '--out', out, '--store', store, '--json']);
     expect(c2.code, c2.stderr).toBe(0);
-    const isingBundle = readBundle(new Uint8Array(readFileSync(JSON.parse(c2.stdout).file)), LABS);
+    const isingBundle = readBundle(new Uint8Array(readFileSync(JSON.parse(c2.stdout).file)), LAB_MODULES);
     expect(comparable(isingBundle)).toEqual(comparable(await singleProcess(ising)));
   }, 240_000);
 
@@ -209,7 +209,7 @@ describe('sweeps on a real Redis (BullMQ)', () => {
     const out = join(work, 'chain');
     const collected = lab(['collect', submitted.study, '--out', out, '--json']);
     expect(collected.code, collected.stderr).toBe(0);
-    const bundle = readBundle(new Uint8Array(readFileSync(JSON.parse(collected.stdout).file)), LABS);
+    const bundle = readBundle(new Uint8Array(readFileSync(JSON.parse(collected.stdout).file)), LAB_MODULES);
     expect(comparable(bundle)).toEqual(comparable(await singleProcess(polarization)));
     b.child.kill('SIGTERM');
   }, 120_000);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { synchronyCommand } from '../../cli/commands/synchrony.ts';
 import { readBundle } from '../../src/core/runs/bundle.ts';
-import { LABS } from '../../src/labs/registry.ts';
+import { LAB_MODULES } from '../../src/labs/registry.ts';
 import { listScenarios } from '../../src/labs/synchrony/scenarios/index.ts';
 import type { SynchronyAnalysis } from '../../src/labs/synchrony/types.ts';
 
@@ -17,7 +17,7 @@ async function runSynchrony(config: Record<string, unknown>) {
   const out: string[] = [];
   const code = await synchronyCommand.run({ positionals: ['run', file], values: { out: dir, device: 'cpu' }, json: true, out: (t) => out.push(t), err: () => {} });
   const summary = JSON.parse(out.join('\n'));
-  const bundle = readBundle(new Uint8Array(readFileSync(summary.file)), LABS);
+  const bundle = readBundle(new Uint8Array(readFileSync(summary.file)), LAB_MODULES);
   rmSync(dir, { recursive: true, force: true });
   return { code, bundle };
 }

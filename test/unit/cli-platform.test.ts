@@ -6,7 +6,7 @@ import { runCli } from '../helpers/cli';
 import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
 import { readBundle } from '../../src/core/runs/bundle';
-import { LABS } from '../../src/labs/registry';
+import { LAB_MODULES } from '../../src/labs/registry';
 
 const cli = (...argv: string[]) => runCli(argv);
 
@@ -51,7 +51,7 @@ describe('lab CLI', () => {
     const first = await cli('run', file, '--out', join(dir, 'a'), '--json');
     const second = await cli('run', file, '--out', join(dir, 'b'), '--json');
     expect(first.code).toBe(0);
-    const read = (sub: string) => readBundle(readFileSync(join(dir, sub, readdirSync(join(dir, sub))[0])), LABS);
+    const read = (sub: string) => readBundle(readFileSync(join(dir, sub, readdirSync(join(dir, sub))[0])), LAB_MODULES);
     const a = read('a');
     const b = read('b');
     expect(a.episodes.length).toBe(2);

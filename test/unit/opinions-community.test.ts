@@ -11,7 +11,7 @@ import type { Episode } from '../../src/core/runs/types';
 import { opinionsRunner } from '../../src/labs/opinions/runner';
 import { aggregateVotes, routeInboxes, storable } from '../../src/labs/opinions/community-runner';
 import { readBundle, writeBundle } from '../../src/core/runs/bundle';
-import { LABS } from '../../src/labs/registry';
+import { LAB_MODULES } from '../../src/labs/registry';
 import {
   agentRows,
   assignPersonas,
@@ -29,6 +29,9 @@ import { personaSchema, questionSchema, SET_LIMITS } from '../../src/labs/opinio
 import { toIsingEpisode } from '../../src/labs/opinions/trajectory';
 import { validateTrajectoryFile } from '../../src/labs/opinions/trajectory-io';
 import { trajectoriesFromBundle } from '../../src/labs/opinions/fit-data';
+import type { OpinionsRecord } from '../../src/labs/opinions/records';
+import { opinionsRecord } from '../../src/labs/opinions/records';
+import { expectRecordsFit } from '../helpers/records-fit';
 
 /**
  * A deterministic stand-in for a language model: the reply depends only on the prompt and the seed. Votes follow the
@@ -82,7 +85,7 @@ const cfg = (over: Record<string, unknown> = {}): OpinionsConfig => {
 };
 
 async function runAll(config: OpinionsConfig, log?: { prompt: string; seed: string }[]) {
-  return runHeadless(opinionsLab, opinionsRunner as never, config as never, { models: fakeModels(log) });
+  return runHeadless(opinionsLab, opinionsRunner, config, { models: fakeModels(log) });
 }
 
 describe('bundled personas and questions', () => {
@@ -238,6 +241,11 @@ describe('a community run on a deterministic fake model', () => {
     expect(friendlyPart).toContain(sender.message!);
   });
 
+  it('writes records that fit the lab record schema: round and agent rows', async () => {
+    const bundle = await runAll(cfg({ community: { questionKind: 'objective' } }));
+    expect(expectRecordsFit(opinionsRecord, bundle.episodes)).toEqual(['agent', 'round']);
+  });
+
   it('produces trajectories in the shared shape, ready for the fits', async () => {
     const c = cfg({ community: { questionId: 'o04', trajectories: 2 } });
     const bundle = await runAll(c);
@@ -272,7 +280,7 @@ describe('a community run on a deterministic fake model', () => {
     const models = fakeModels();
     for (const cut of [1, 2, 5]) {
       const stored = full.episodes.slice(0, cut);
-      const resumed: Episode[] = [...stored];
+      const resumed: Episode<OpinionsRecord>[] = [...stored];
       for (let index = cut; index < full.episodes.length; index++) {
         resumed.push(await opinionsRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: () => {}, previous: resumed[index - 1], models }));
       }
@@ -323,12 +331,12 @@ describe('a community run on a deterministic fake model', () => {
       }),
     };
     const c = cfg();
-    const bundle = await runHeadless(opinionsLab, opinionsRunner as never, c as never, { models: hostile });
+    const bundle = await runHeadless(opinionsLab, opinionsRunner, c, { models: hostile });
     const rows = bundle.episodes.flatMap(agentRows);
     expect(rows.some((r) => r.escaped > 0)).toBe(true);
     // Still counted: the defused junk votes are failures, the messages (stance found after the markup) are not.
     expect(rows.reduce((s, r) => s + r.voteFailures, 0)).toBeGreaterThan(0);
-    const back = readBundle(writeBundle(bundle), LABS);
+    const back = readBundle(writeBundle(bundle), LAB_MODULES);
     expect(back.episodes.length).toBe(3);
     expect(JSON.stringify(back.episodes.map((e) => e.records))).not.toMatch(/<a |<script/);
   });

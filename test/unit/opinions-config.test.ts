@@ -9,6 +9,8 @@ import { createRng } from '../../src/core/rng';
 import { edgeList } from '../../src/core/graphs/signed';
 import { randomSigned } from '../../src/core/graphs/generators';
 import { episodeRng } from '../../src/core/runs/runner';
+import { opinionsRecord } from '../../src/labs/opinions/records';
+import { expectRecordsFit } from '../helpers/records-fit';
 
 const withCustom = (nodes: number, edges: string) => ({ custom: { nodes, edges } });
 
@@ -80,7 +82,14 @@ describe('custom graphs in the opinions config', () => {
     expect(opinionsRunner.plan(c).unavailable).toMatch(/3 values.*4 nodes/);
     c.dynamics.nodeFields = [5, 5, 5, 5];
     const biased = await opinionsRunner.runEpisode(c, { index: 0, rng: episodeRng(c.seed, 0), signal: new AbortController().signal, progress: () => {} });
-    expect(Number(biased.records[20].n)).toBe(1);
+    expect(biased.records[20]).toMatchObject({ n: 1 });
+  });
+
+  it('the simulation writes records that fit the lab record schema (step rows)', async () => {
+    const c = { ...defaultConfig(opinionsLab), dynamics: { ...defaultConfig(opinionsLab).dynamics, steps: 30 } };
+    const ep = await opinionsRunner.runEpisode(c, { index: 0, rng: episodeRng(c.seed, 0), signal: new AbortController().signal, progress: () => {} });
+    expect(expectRecordsFit(opinionsRecord, [ep])).toEqual(['(no kind)']);
+    expect(ep.records).toHaveLength(31);
   });
 
   it('random fields are quenched: every replica of a run shares them', async () => {

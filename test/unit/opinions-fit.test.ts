@@ -7,7 +7,7 @@ import { makeSplits, type StudyResult } from '../../src/core/ising/study';
 import { runHeadless } from '../../src/core/runs/headless';
 import { writeBundle, readBundle } from '../../src/core/runs/bundle';
 import { defaultConfig } from '../../src/core/config';
-import { LABS } from '../../src/labs/registry';
+import { LAB_MODULES } from '../../src/labs/registry';
 import { opinionsLab } from '../../src/labs/opinions/config';
 import { opinionsRunner } from '../../src/labs/opinions/runner';
 import { parseTrajectoryJson, trajectoriesToJson } from '../../src/labs/opinions/trajectory-io';
@@ -144,7 +144,7 @@ describe('trajectories from stored runs', { timeout: 60_000 }, () => {
     config.graph.edgeBudget = 60;
     config.dynamics.steps = 120;
     config.dynamics.replicas = 3;
-    const bundle = readBundle(writeBundle(await runHeadless(opinionsLab, opinionsRunner, config)), LABS);
+    const bundle = readBundle(writeBundle(await runHeadless(opinionsLab, opinionsRunner, config)), LAB_MODULES);
     const r = trajectoriesFromBundle(bundle, { rounds: 60 });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -171,12 +171,14 @@ describe('trajectories from stored runs', { timeout: 60_000 }, () => {
     const bad = trajectoriesFromBundle({ meta, episodes: [], results: [{ name: TRAJECTORY_RESULT, value: hostile, updatedAt: '' }] });
     expect(!bad.ok && bad.message).toMatch(/markup/);
     // Without the result, the complete trajectories are rebuilt from the round records (community-data.ts).
+    const where = (t: number) => ({ t, question: 'q7', questionKind: 'objective', graph: 0, graphId: 'g0', trajectory: 0 });
+    const unsaid = { message: null, messageStance: null, rawMessages: [], messageFailures: 0, friendlyFrom: [], unfriendlyFrom: [], escaped: 0 };
     const round = (t: number, text: string) => ({
       index: t,
       tensors: {},
       records: [
-        { kind: 'round', t, question: 'q7', questionKind: 'objective', questionText: text, correct: -1, graph: 0, graphId: 'g0', trajectory: 0, agents: 3, edges: '0+1,1-2' },
-        ...[0.6, -0.2, 1].map((o, agent) => ({ kind: 'agent', agent, obar: t ? -o : o })),
+        { ...where(t), kind: 'round', questionText: text, correct: -1, n: 0, c: 0, fractionCorrect: null, agents: 3, updated: 3, votes: 3, voteFailures: 0, messages: 0, messageFailures: 0, undelivered: 0, calls: 3, seconds: 1, edges: '0+1,1-2' },
+        ...[0.6, -0.2, 1].map((o, agent) => ({ ...where(t), ...unsaid, kind: 'agent', agent, persona: `p${agent}`, updated: true, votes: ['A'], rawVotes: ['A'], voteFailures: 0, obar: t ? -o : o, spin: (o > 0) !== !!t ? 1 : -1 })),
       ],
     });
     const cm = { ...meta, config: { ...config, mode: 'community', community: { ...config.community, rounds: 1 } } };

@@ -4,12 +4,15 @@ import { validateConfig } from '../../src/core/config/validate';
 import { polarizationRunner } from '../../src/labs/polarization/runner';
 import type { PolarizationConfig } from '../../src/labs/polarization/network';
 import { networkFromTensors } from '../../src/labs/polarization/network';
-import { traitHolders, type AgentLog, type AgentState, type EpochRow } from '../../src/labs/polarization/llm-runner';
+import { traitHolders, type EpochRow } from '../../src/labs/polarization/llm-runner';
 import { CONFIRMATION_BIAS_TRAIT, SELECTIVE_EXPOSURE_TRAIT } from '../../src/core/prompts/polarization';
 import { homophily, polarization } from '../../src/core/polarization/metrics';
 import { episodeRng } from '../../src/core/runs/runner';
 import type { Episode } from '../../src/core/runs/types';
 import { fakePolarizationAgent } from '../helpers/fake-polarization-agent';
+import type { PolarizationRecord } from '../../src/labs/polarization/records';
+import { polarizationRecord } from '../../src/labs/polarization/records';
+import { expectRecordsFit } from '../helpers/records-fit';
 
 function config(over: Record<string, unknown> = {}): PolarizationConfig {
   const r = validateConfig(polarizationLab, { seed: 4, agents: 16, epochs: 4, agentKind: 'llm', model: 'fake-agent', network: { generator: 'ring', degree: 4 }, llm: { initialPostShare: 0.5 }, ...over });
@@ -17,19 +20,19 @@ function config(over: Record<string, unknown> = {}): PolarizationConfig {
   return r.value as PolarizationConfig;
 }
 
-async function runAll(c: PolarizationConfig, agent = fakePolarizationAgent()): Promise<Episode[]> {
+async function runAll(c: PolarizationConfig, agent = fakePolarizationAgent()): Promise<Episode<PolarizationRecord>[]> {
   const models = { get: () => agent };
   const plan = polarizationRunner.plan(c);
   expect(plan.unavailable).toBeUndefined();
-  const out: Episode[] = [];
+  const out: Episode<PolarizationRecord>[] = [];
   for (let index = 0; index < plan.episodes; index++) {
     out.push(await polarizationRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: () => {}, previous: out[index - 1], models }));
   }
   return out;
 }
 
-const rowsOf = (eps: Episode[]) => eps.flatMap((e) => e.records).filter((r) => typeof r.P === 'number') as unknown as EpochRow[];
-const logsOf = (e: Episode) => e.records.filter((r) => r.kind === 'agent') as unknown as AgentLog[];
+const rowsOf = (eps: Episode<PolarizationRecord>[]) => eps.flatMap((e) => e.records).filter((r) => r.kind === undefined);
+const logsOf = (e: Episode<PolarizationRecord>) => e.records.filter((r) => r.kind === 'agent');
 
 describe('Polarization lab: LLM agents', () => {
   it('plans one episode per epoch on the named model, interventions included', () => {
@@ -46,13 +49,13 @@ describe('Polarization lab: LLM agents', () => {
     for (const e of eps) {
       const x = Array.from(e.tensors.opinions.data as Float64Array);
       const g = networkFromTensors(e.tensors);
-      const row = (e.records.filter((r) => typeof r.P === 'number') as unknown as EpochRow[]).at(-1)!;
+      const row = rowsOf([e]).at(-1)!;
       expect(row.P).toBe(polarization(x));
       expect(row.H).toBe(homophily(g, x));
       expect(g.out.every((l) => l.length === 4 && new Set(l).size === 4)).toBe(true); // rewiring keeps the out-degree, no duplicates
     }
     // the messages written in epoch t are the inbox of epoch t+1
-    const state1 = eps[0].records.find((r) => r.kind === 'state') as unknown as AgentState;
+    const state1 = eps[0].records.find((r) => r.kind === 'state')!;
     const receivers2 = new Set(logsOf(eps[1]).map((l) => l.agent));
     expect([...new Set(state1.pending.map((m) => m.to))].sort((a, b) => a - b)).toEqual([...receivers2].sort((a, b) => a - b));
     for (const l of logsOf(eps[1])) expect(l.received).toBe(state1.pending.filter((m) => m.to === l.agent).length);
@@ -60,6 +63,11 @@ describe('Polarization lab: LLM agents', () => {
     const dropped = eps.flatMap(logsOf).reduce((n, l) => n + l.dropped.length, 0);
     expect(dropped).toBe(rows.reduce((n, r) => n + r.rewires, 0));
     expect(rows.slice(1).every((r) => r.failures === 0)).toBe(true);
+  });
+
+  it('writes records that fit the lab record schema: epoch, agent, interactions and state rows', async () => {
+    const eps = await runAll(config({ llm: { initialPostShare: 0.5, selfRegulated: true }, intervention: { kind: 'neutralElite', fromEpoch: 1 } }));
+    expect(expectRecordsFit(polarizationRecord, eps)).toEqual(['(no kind)', 'agent', 'interactions', 'state']);
   });
 
   it('a resumed epoch repeats the uninterrupted one exactly', async () => {
@@ -87,7 +95,7 @@ describe('Polarization lab: LLM agents', () => {
   it('neutral elite signal: leaders become neutral and their messages are marked; moderately opposing: links go to moderates of the other side', async () => {
     const agent = fakePolarizationAgent();
     const eps = await runAll(config({ intervention: { kind: 'neutralElite', fromEpoch: 1 }, llm: { initialPostShare: 0.5, eliteShare: 0.25 } }), agent);
-    const state = eps[3].records.find((r) => r.kind === 'state') as unknown as AgentState;
+    const state = eps[3].records.find((r) => r.kind === 'state')!;
     expect(state.elites).toHaveLength(4);
     const x = Array.from(eps[3].tensors.opinions.data as Float64Array);
     for (const e of state.elites) expect(x[e]).toBe(0);
@@ -121,7 +129,7 @@ describe('Polarization lab: LLM agents', () => {
     const c = config({ llm: { initialPostShare: 1, selfRegulated: true } });
     const eps = await runAll(c, agent);
     const x0 = Array.from((await runAll(config({ epochs: 1, llm: { initialPostShare: 1 } })))[0].records.find((r) => r.kind === 'interactions')!.before as number[]);
-    const state0 = eps[0].records.find((r) => r.kind === 'state') as unknown as AgentState;
+    const state0 = eps[0].records.find((r) => r.kind === 'state')!;
     // only agents at -1..+1 had their post accepted: the radical ones' posts never say "strongly"
     const posted = new Set((eps[0].records.find((r) => r.kind === 'interactions') as unknown as { pairs: [number, number][] }).pairs.map(([, from]) => from));
     for (const i of posted) expect(Math.abs(x0[i])).toBeLessThan(2);
@@ -151,7 +159,7 @@ describe('Polarization lab: LLM agents', () => {
     for (const kind of ['moderate', 'radical', 'original'] as const) {
       const cc = config({ intervention: { kind: 'neutralElite', fromEpoch: 1 }, llm: { initialPostShare: 0.5, eliteShare: 0.25, eliteStance: kind } });
       const eps = await runAll(cc);
-      const state = eps[3].records.find((r) => r.kind === 'state') as unknown as AgentState;
+      const state = eps[3].records.find((r) => r.kind === 'state')!;
       const x = Array.from(eps[3].tensors.opinions.data as Float64Array);
       const start = (eps[1].records.find((r) => r.kind === 'interactions') as unknown as { before: number[] }).before;
       for (const e of state.elites) {

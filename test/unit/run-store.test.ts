@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RunStore, StorageFullError, checkStorageFor } from '../../src/store/run-store';
 import { readBundle, writeBundle, BundleError } from '../../src/core/runs/bundle';
 import type { Episode, RunMeta } from '../../src/core/runs/types';
-import { LABS } from '../../src/labs/registry';
+import { LAB_MODULES } from '../../src/labs/registry';
 import { defaultConfig } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
 import { strToU8, unzipSync, zipSync } from 'fflate';
@@ -26,9 +26,10 @@ const meta = (id: string): RunMeta => ({
   updatedAt: new Date(2026, 0, 1).toISOString(),
 });
 
+// Two steps of an Opinions simulation replica (records.ts: t, n(t), |n(t)|), as its runner writes them.
 const episode = (index: number): Episode => ({
   index,
-  records: [{ agent: 'A', text: `turn ${index}` }, { agent: 'B', text: 'reply' }],
+  records: [{ t: 0, n: index / 10, absN: index / 10 }, { t: 1, n: -0.5, absN: 0.5 }],
   tensors: { states: { dtype: 'F32', shape: [2, 3], data: Float32Array.from([1, 2, 3, 4, 5, index]) } },
 });
 
@@ -89,7 +90,7 @@ describe('RunStore', () => {
     await store.appendEpisode('x', episode(1));
     await store.putResult('x', 'summary', { n: 2 });
     const bytes = writeBundle(await store.exportRun('x'));
-    const bundle = readBundle(bytes, LABS);
+    const bundle = readBundle(bytes, LAB_MODULES);
     const imported = await store.importRun(bundle, 'y');
     expect(imported.importedFrom).toBe('x');
     expect(imported.episodesDone).toBe(2);
@@ -108,7 +109,7 @@ describe('bundle import refuses corrupt files with a message', () => {
     ['empty zip', () => zipSync({}), /no run.json/],
     ['bad config', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{"seed":"x"}}') }), /seed/],
     ['script in records', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'), 'records.jsonl': strToU8('{"episode":0,"t":"<script>x</script>"}') }), /markup/],
-    ['gap in episodes', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'), 'records.jsonl': strToU8('{"episode":1}') }), /episode 0 is missing/],
+    ['gap in episodes', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'), 'records.jsonl': strToU8('{"episode":1,"t":0,"n":0,"absN":0}') }), /episode 0 is missing/],
     ['a bundle format of another version', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@2"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}') }), /run-bundle@2, and this version of the lab reads social-minds-lab\/run-bundle@1/],
     ['a config schema newer than this lab', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":99,"config":{}}') }), /newer version of the Opinions lab \(schema v99/],
     ['corrupt tensors', () => {
@@ -117,16 +118,17 @@ describe('bundle import refuses corrupt files with a message', () => {
     }, /tensors.safetensors/],
   ];
   it.each(cases)('%s', (_, make, message) => {
-    expect(() => readBundle(make(), LABS)).toThrow(BundleError);
-    expect(() => readBundle(make(), LABS)).toThrow(message);
+    expect(() => readBundle(make(), LAB_MODULES)).toThrow(BundleError);
+    expect(() => readBundle(make(), LAB_MODULES)).toThrow(message);
   });
   it('reads a good bundle', () => {
-    expect(readBundle(good(), LABS).episodes.length).toBe(1);
+    expect(readBundle(good(), LAB_MODULES).episodes.length).toBe(1);
   });
   it('migrates a bundle of an older schema version (Synchrony v1, one agent pair) instead of refusing it', () => {
     const run = strToU8('{"format":"social-minds-lab/run-bundle@1"}');
     const config = strToU8(JSON.stringify({ lab: 'synchrony', v: 1, config: { seed: 2, agents: { a: 'tiny-social', b: 'tiny-social' } } }));
-    const read = readBundle(zipSync({ 'run.json': run, 'config.json': config, 'records.jsonl': strToU8('{"episode":0,"kind":"turn"}') }), LABS);
+    const turn = { episode: 0, kind: 'turn', turn: 0, speaker: 'A', text: 'Hi.', parsed: true, leaves: false, promptTokens: 9, newTokens: 2, ms: 5 };
+    const read = readBundle(zipSync({ 'run.json': run, 'config.json': config, 'records.jsonl': strToU8(JSON.stringify(turn)) }), LAB_MODULES);
     expect(read.meta.schemaVersion).toBe(2);
     expect((read.meta.config as { pairs: unknown }).pairs).toEqual([{ a: 'tiny-social', b: 'tiny-social' }]);
   });
@@ -134,7 +136,7 @@ describe('bundle import refuses corrupt files with a message', () => {
     const files = unzipSync(good());
     const bundle = zipSync({ ...files, 'junk.bin': new Uint8Array(8 * 2 ** 20) });
     expect(bundle.length).toBeLessThan(100_000);
-    expect(readBundle(bundle, LABS).episodes.length).toBe(1);
+    expect(readBundle(bundle, LAB_MODULES).episodes.length).toBe(1);
   });
   it('refuses a zip whose entries declare more than the limit, before inflating them', () => {
     const bytes = zipSync(unzipSync(good()), { level: 0 });
@@ -145,7 +147,7 @@ describe('bundle import refuses corrupt files with a message', () => {
       if (sig === 0x04034b50) view.setUint32(i + 22, 1.5 * 2 ** 30, true);
       if (sig === 0x02014b50) view.setUint32(i + 24, 1.5 * 2 ** 30, true);
     }
-    expect(() => readBundle(bytes, LABS)).toThrow(/would inflate the bundle past 2 GB/);
+    expect(() => readBundle(bytes, LAB_MODULES)).toThrow(/would inflate the bundle past 2 GB/);
   });
 });
 

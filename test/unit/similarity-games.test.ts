@@ -12,6 +12,9 @@ import type { Episode } from '../../src/core/runs/types';
 import type { RunnerModel } from '../../src/core/runs/models';
 import { fakeGameModel } from '../helpers/fake-game-model';
 import { fakeProbeModel } from '../helpers/fake-probe-model';
+import type { SimilarityRecord } from '../../src/labs/similarity/records';
+import { similarityRecord } from '../../src/labs/similarity/records';
+import { expectRecordsFit } from '../helpers/records-fit';
 
 function config(over: Record<string, unknown> = {}): SimilarityConfig {
   const r = validateConfig(similarityLab, { seed: 9, ...over });
@@ -83,10 +86,10 @@ describe('Similarity runner with games', () => {
   const CUSTOM = Array.from({ length: 12 }, (_, i) => `Probe ${i} about thing ${i * 3}.`);
   const cfg = config({ models: ['org/a', 'org/b', 'org/c'], probes: { set: 'custom', count: 12, custom: CUSTOM }, games: ['wordGuessing', 'publicGoods'], wordRounds: 3, rounds: 2, repeats: 2 });
 
-  async function runAll(c: SimilarityConfig): Promise<Episode[]> {
+  async function runAll(c: SimilarityConfig): Promise<Episode<SimilarityRecord>[]> {
     const plan = similarityRunner.plan(c);
     expect(plan.unavailable).toBeUndefined();
-    const out: Episode[] = [];
+    const out: Episode<SimilarityRecord>[] = [];
     for (let index = 0; index < plan.episodes; index++) out.push(await similarityRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: () => {}, models: get }));
     return out;
   }
@@ -130,6 +133,10 @@ describe('Similarity runner with games', () => {
     expect(all.rows).toBe(54);
     expect(all.result?.names).toContain('sim');
     expect(games.regressions.map((r) => r.game)).toEqual(['all', 'wordGuessing', 'publicGoods']);
+  });
+
+  it('writes records that fit the lab record schema: probes, games and their rounds', async () => {
+    expect(expectRecordsFit(similarityRecord, await runAll(cfg))).toEqual(['game', 'probes', 'round']);
   });
 
   it('the regression matches a direct mixed-model fit of the same data, and says when it cannot be fitted', () => {

@@ -6,6 +6,8 @@ import { noveltyQueue, similarityRunner } from '../../src/labs/similarity/runner
 import { summarizeNovelty } from '../../src/labs/similarity/novelty-analysis';
 import type { RunnerModel } from '../../src/core/runs/models';
 import { fakeGameModel } from '../helpers/fake-game-model';
+import { similarityRecord } from '../../src/labs/similarity/records';
+import { expectRecordsFit } from '../helpers/records-fit';
 
 function config(over: Record<string, unknown> = {}): SimilarityConfig {
   const r = validateConfig(similarityLab, { seed: 3, ...over });
@@ -58,7 +60,9 @@ describe('Similarity novelty tasks', () => {
     const a = fakeGameModel({ id: 'a', world: 'north' });
     const b = fakeGameModel({ id: 'b', world: 'south' });
     const rec = await playNovelty({ task: 'haiku', a, b, repeat: 0, rounds: 6, temperature: 0.7, seedKey: 'u', signal: new AbortController().signal, progress: () => {} });
-    const s = summarizeNovelty([{ index: 5, records: [rec as unknown as Record<string, unknown>], tensors: {} }], [], 'linear')!;
+    // The runner stores this record as the episode's one row: it fits the lab record schema.
+    expect(expectRecordsFit(similarityRecord, [{ index: 5, records: [rec], tensors: {} }])).toEqual(['novelty']);
+    const s = summarizeNovelty([{ index: 5, records: [rec], tensors: {} }], [], 'linear')!;
     const joint0 = rec.rounds.map((r) => r.joint[0].text!);
     expect(s.pairs[0].uniqueJoint[0]).toBe(uniqueness(joint0).classes);
     expect(s.pairs[0].mi[1]).toBeCloseTo(rec.mi.filter((m) => m.side === 1).reduce((t, m) => t + m.mi, 0) / 6, 12);

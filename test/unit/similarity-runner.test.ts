@@ -9,6 +9,7 @@ import { episodeRng } from '../../src/core/runs/runner';
 import type { Episode } from '../../src/core/runs/types';
 import type { RunnerModel } from '../../src/core/runs/models';
 import { fakeProbeModel } from '../helpers/fake-probe-model';
+import type { SimilarityRecord } from '../../src/labs/similarity/records';
 
 function config(over: Record<string, unknown> = {}): SimilarityConfig {
   const r = validateConfig(similarityLab, { seed: 5, ...over });
@@ -23,17 +24,17 @@ function modelsOf(...list: RunnerModel[]) {
   return { get: (id: string) => map.get(id) ?? (() => { throw new Error(`no model ${id}`); })() };
 }
 
-async function runAll(c: SimilarityConfig, models: ReturnType<typeof modelsOf>): Promise<Episode[]> {
+async function runAll(c: SimilarityConfig, models: ReturnType<typeof modelsOf>): Promise<Episode<SimilarityRecord>[]> {
   const plan = similarityRunner.plan(c);
   expect(plan.unavailable).toBeUndefined();
-  const out: Episode[] = [];
+  const out: Episode<SimilarityRecord>[] = [];
   for (let index = 0; index < plan.episodes; index++) {
     out.push(await similarityRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: () => {}, models }));
   }
   return out;
 }
 
-async function analysisOf(c: SimilarityConfig, eps: Episode[]): Promise<SimilarityAnalysis> {
+async function analysisOf(c: SimilarityConfig, eps: Episode<SimilarityRecord>[]): Promise<SimilarityAnalysis> {
   const [r] = await similarityRunner.summarize(c, eps);
   expect(r.name).toBe('similarity');
   return r.value as SimilarityAnalysis;

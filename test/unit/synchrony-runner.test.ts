@@ -9,6 +9,8 @@ import { episodeRng } from '../../src/core/runs/runner';
 import type { Episode } from '../../src/core/runs/types';
 import type { RunnerModel } from '../../src/core/runs/models';
 import { fakeSyncModel } from '../helpers/fake-sync-model';
+import { synchronyRecord, type SynchronyRecord } from '../../src/labs/synchrony/records';
+import { expectRecordsFit } from '../helpers/records-fit';
 
 const persona = (name: string): Persona => ({
   name,
@@ -51,10 +53,10 @@ function modelsOf(...list: RunnerModel[]) {
   return { get: (id: string) => map.get(id) ?? list[0] };
 }
 
-async function runAll(c: SynchronyConfig, models: ReturnType<typeof modelsOf>, notes: string[] = []): Promise<Episode[]> {
+async function runAll(c: SynchronyConfig, models: ReturnType<typeof modelsOf>, notes: string[] = []): Promise<Episode<SynchronyRecord>[]> {
   const runner = createSynchronyRunner(source);
   const plan = runner.plan(c);
-  const out: Episode[] = [];
+  const out: Episode<SynchronyRecord>[] = [];
   for (let index = 0; index < plan.episodes; index++) {
     out.push(await runner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: (_f, n) => n && notes.push(n), models }));
   }
@@ -148,6 +150,18 @@ describe('synchrony episodes', () => {
     const judges = e.records.filter((r) => r.kind === 'judge');
     expect(judges.map((j) => [j.target, j.ok, j.attempts])).toEqual([['A', true, 2], ['B', true, 1]]);
     expect(judgeModel.calls[1].options.temperature).toBe(0.7);
+  });
+
+  it('writes records that fit the lab record schema: meta, turns (parsed or not) and judge rows', async () => {
+    // The judge answers its first call (agent A of episode 0) and never again: judge rows with scores and with errors.
+    const good = JSON.stringify(Object.fromEntries(['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal'].map((d) => [d, { score: 0, reason: 'ok' }])));
+    const judgeModel = fakeSyncModel({ id: 'judge-m', script: (p, call) => (p.startsWith('Rate how') ? (call === 0 ? good : 'not json') : undefined) });
+    const c = config({ scenarios: ['s0', 's1'], pairingsPerScenario: 1, bothOrders: true, controls: { passiveReader: true }, judge: { enabled: true, model: 'judge-m' } });
+    const episodes = await runAll(c, modelsOf(fakeSyncModel({ script: (_p, call) => (call === 1 ? '   ' : undefined) }), judgeModel));
+    expect(expectRecordsFit(synchronyRecord, episodes)).toEqual(['judge', 'meta', 'turn']);
+    const judges = episodes.flatMap((e) => e.records.filter((r) => r.kind === 'judge'));
+    expect(judges.some((j) => j.ok && j.scores) && judges.some((j) => !j.ok && j.error)).toBe(true);
+    expect(episodes[0].records.some((r) => r.kind === 'turn' && !r.parsed)).toBe(true);
   });
 
   it('refuses to run without models, with a message that says so', async () => {

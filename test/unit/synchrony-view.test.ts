@@ -340,7 +340,8 @@ describe('sync-format samples export', () => {
     const { syncSamplesSafetensors } = await import('../../src/labs/synchrony/view/exports');
     const eps = synthetic();
     const config = defaultConfig(synchronyLab);
-    const real = analyzeSynchrony(config as never, eps).conditions.find((c) => c.condition === 'real')!;
+    const { readSynchronyEpisode } = await import('../../src/labs/synchrony/records');
+    const real = analyzeSynchrony(config as never, eps.map(readSynchronyEpisode)).conditions.find((c) => c.condition === 'real')!;
     for (const from of ['A', 'B'] as const) {
       const out = syncSamplesSafetensors(eps, { from });
       const input = syncInputFromFiles([{ name: 's.safetensors', bytes: out.bytes }]);

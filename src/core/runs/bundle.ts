@@ -3,12 +3,14 @@ import { readSafetensors, writeSafetensors, type SafeTensor } from '../safetenso
 import { validateConfig } from '../config/validate';
 import type { LabDefinition } from '../config/lab-definition';
 import { parseJson, scanUntrusted } from '../config/untrusted';
-import type { Episode, RunMeta, RunResult } from './types';
+import { checkRecord, recordMigration, type RecordsDefinition } from './records';
+import type { Episode, RunMeta, RunResult, StoredRecord } from './types';
 
 /**
  * The one export format, shared by the UI and the CLI: a zip holding run.json (metadata), config.json,
  * records.jsonl (one JSON row per line, each with its "episode"), tensors.safetensors (named "ep<k>/<name>")
- * and results.json. Documented in docs/formats.md.
+ * and results.json. Documented in docs/formats.md. run.json carries `recordsVersion`, the version of the lab's record
+ * shapes the rows were written with (absent in bundles written before it was kept: read as the current version).
  */
 export const BUNDLE_FORMAT = 'social-minds-lab/run-bundle@1';
 export const MAX_BUNDLE_BYTES = 1024 * 1024 * 1024;
@@ -17,10 +19,19 @@ const BUNDLE_FILES = new Set(['run.json', 'config.json', 'records.jsonl', 'tenso
 /** What the known entries may inflate to, together (a zip bomb stops here, before it is inflated). */
 export const MAX_INFLATED_BYTES = 2 * MAX_BUNDLE_BYTES;
 
-export interface RunBundle {
+export interface RunBundle<R extends StoredRecord = StoredRecord> {
   meta: RunMeta;
-  episodes: Episode[];
+  episodes: Episode<R>[];
   results: RunResult[];
+}
+
+/**
+ * What the reader needs to know of a lab: its config definition and its record shapes. A lab module has both, so the
+ * registry's LAB_MODULES is such a list (structurally: core code does not import the labs).
+ */
+export interface BundleLab {
+  definition: LabDefinition;
+  records: RecordsDefinition;
 }
 
 export function writeBundle(bundle: RunBundle): Uint8Array {
@@ -52,8 +63,27 @@ function readJson(files: Unzipped, name: string): unknown {
   return parsed.value;
 }
 
-/** Reads an untrusted bundle. Throws BundleError with a message a person can act on. */
-export function readBundle(bytes: Uint8Array, labs: readonly LabDefinition[]): RunBundle {
+/**
+ * The step that brings one row of a bundle to the lab's current record shape: none when run.json gives no version or
+ * the current one, a migration from an older one; a newer version, or an older one without a migration, is refused.
+ */
+function recordsUpgrade(lab: BundleLab, written: unknown): ((row: StoredRecord) => StoredRecord) | null {
+  const { records, definition } = lab;
+  if (written === undefined || written === records.version) return null;
+  if (typeof written !== 'number' || !Number.isInteger(written) || written < 1) throw new BundleError('run.json: recordsVersion is not a whole number of 1 or more');
+  const both = `records.jsonl holds ${definition.title} records of version ${written}, and this version of the lab reads version ${records.version}`;
+  if (written > records.version) throw new BundleError(`${both}: the bundle was written by a newer version of the lab; update the lab to open it`);
+  const upgrade = recordMigration(records, written);
+  if (!upgrade.ok) throw new BundleError(`${both} and cannot convert them (nothing converts version ${upgrade.missing}); open the bundle with the version of the lab that wrote it`);
+  return upgrade.migrate;
+}
+
+/**
+ * Reads an untrusted bundle. Throws BundleError with a message a person can act on. Every row of records.jsonl is
+ * checked with its lab's record schema (after its migration, if run.json names an older records version), so a
+ * wrong-shaped row is refused here, by line and field, and never reaches a view.
+ */
+export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBundle {
   if (bytes.length > MAX_BUNDLE_BYTES) throw new BundleError('the file is larger than 1 GB');
   let files: Unzipped;
   let inflated = 0;
@@ -84,8 +114,9 @@ export function readBundle(bytes: Uint8Array, labs: readonly LabDefinition[]): R
     );
   }
   const env = readJson(files, 'config.json') as { lab?: string; v?: number; config?: unknown };
-  const def = labs.find((d) => d.name === env.lab);
-  if (!def) throw new BundleError(`config.json names an unknown lab "${String(env.lab).slice(0, 40)}"`);
+  const lab = labs.find((l) => l.definition.name === env.lab);
+  if (!lab) throw new BundleError(`config.json names an unknown lab "${String(env.lab).slice(0, 40)}"`);
+  const def = lab.definition;
   const checked = validateConfig(def, env.config, typeof env.v === 'number' ? env.v : NaN);
   if (!checked.ok) throw new BundleError(`config.json: ${checked.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
 
@@ -96,6 +127,7 @@ export function readBundle(bytes: Uint8Array, labs: readonly LabDefinition[]): R
     if (!ep) episodes.set(index, (ep = { index, records: [], tensors: {} }));
     return ep;
   };
+  const upgrade = recordsUpgrade(lab, meta.recordsVersion);
   const jsonl = files['records.jsonl'] ? strFromU8(files['records.jsonl']) : '';
   jsonl.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
@@ -105,8 +137,13 @@ export function readBundle(bytes: Uint8Array, labs: readonly LabDefinition[]): R
     }
     const hostile = scanUntrusted(parsed.value);
     if (hostile.length) throw new BundleError(`records.jsonl line ${i + 1}: ${hostile[0].path} ${hostile[0].message}`);
-    const { episode: index, ...row } = parsed.value as Record<string, unknown>;
-    episode(Number(index)).records.push(row);
+    const { episode: index, ...row } = parsed.value as StoredRecord;
+    const current = upgrade ? upgrade(row) : row;
+    const checked = checkRecord(lab.records.schema, current);
+    if (!checked.ok) throw new BundleError(`records.jsonl line ${i + 1}: ${checked.problem}`);
+    // Kept as written (the parsed copy would list its fields in the schema's order), so that a bundle written again
+    // from an import is the same file; whoever reads the rows typed parses them again (the opened lab does).
+    episode(Number(index)).records.push(current);
   });
   if (files['tensors.safetensors']) {
     let tensors;
@@ -142,6 +179,7 @@ export function readBundle(bytes: Uint8Array, labs: readonly LabDefinition[]): R
       episodesTotal: Math.max(Number(meta.episodesTotal) || 0, sorted.length),
       createdAt: typeof meta.createdAt === 'string' ? meta.createdAt : now,
       updatedAt: now,
+      recordsVersion: lab.records.version,
     },
     episodes: sorted,
     results,

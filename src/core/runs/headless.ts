@@ -3,9 +3,9 @@ import { throwIfAborted } from '../cancel';
 import { episodeRng, runSeed, type LabRunner } from './runner';
 import type { RunBundle } from './bundle';
 import type { RunnerModels } from './models';
-import { newRunId, type Episode, type RunMeta } from './types';
+import { newRunId, type Episode, type RunMeta, type StoredRecord } from './types';
 
-export interface HeadlessOptions {
+export interface HeadlessOptions<R extends StoredRecord = StoredRecord> {
   /** Aborted to stop the run: it rejects with CancelledError before the next episode or inside the current one. */
   signal?: AbortSignal;
   onEpisode?(done: number, total: number): void;
@@ -20,9 +20,9 @@ export interface HeadlessOptions {
    * A resumed run: the episodes finished before (indices 0..k-1, in order), and the run's id and start time, so
    * that the bundle equals an uninterrupted run's (episodes are seeded by index, so the rest repeat exactly).
    */
-  resume?: { episodes: readonly Episode[]; id: string; createdAt: string };
+  resume?: { episodes: readonly Episode<R>[]; id: string; createdAt: string };
   /** Called with each finished episode before the next one starts (the CLI saves it to disk here). */
-  onEpisodeDone?(episode: Episode): void | Promise<void>;
+  onEpisodeDone?(episode: Episode<R>): void | Promise<void>;
 }
 
 /**
@@ -30,12 +30,19 @@ export interface HeadlessOptions {
  * it (with a lab opened from the registry, whose runner parses the config first); the app runs the same runner
  * episode by episode through the run controller.
  */
-export async function runHeadless<C extends Record<string, unknown>>(def: LabDefinition, runner: LabRunner<C>, config: C, opts: HeadlessOptions = {}): Promise<RunBundle> {
+export async function runHeadless<C extends Record<string, unknown>, R extends StoredRecord>(
+  def: LabDefinition,
+  // An opened lab carries its records version, which the bundle then records; a bare runner (a test) leaves it
+  // out, and such a bundle is read as the current version.
+  runner: LabRunner<C, R> & { recordsVersion?: number },
+  config: C,
+  opts: HeadlessOptions<R> = {},
+): Promise<RunBundle<R>> {
   const plan = runner.plan(config);
   if (plan.unavailable) throw new Error(plan.unavailable);
   const now = opts.now ?? (() => new Date());
   const seed = runSeed(config);
-  const episodes: Episode[] = [...(opts.resume?.episodes ?? [])];
+  const episodes: Episode<R>[] = [...(opts.resume?.episodes ?? [])];
   episodes.forEach((e, i) => {
     if (e.index !== i) throw new Error(`a resumed run needs episodes 0..${episodes.length - 1} in order; found ${e.index} at ${i}`);
   });
@@ -69,6 +76,7 @@ export async function runHeadless<C extends Record<string, unknown>>(def: LabDef
     episodesTotal: plan.episodes,
     createdAt: opts.resume?.createdAt ?? stamp,
     updatedAt: stamp,
+    ...(runner.recordsVersion !== undefined ? { recordsVersion: runner.recordsVersion } : {}),
   };
   const results = (await runner.summarize(config, episodes)).map((r) => ({ ...r, updatedAt: stamp }));
   return { meta, episodes, results };

@@ -1,10 +1,11 @@
 import type { LabName } from '../config/lab-definition';
 import { createRng, hashSeed, type Rng } from '../rng';
-import type { Episode, RunResult } from './types';
+import type { Episode, RunResult, StoredRecord } from './types';
 import type { LivePlot } from './live-plot';
 import type { RunnerModels } from './models';
 
-export interface EpisodeContext {
+/** What a runner gets for one episode; `R` is its lab's record type (the previous episode arrives parsed). */
+export interface EpisodeContext<R extends StoredRecord = StoredRecord> {
   index: number;
   /** The episode's own seed, derived from the run seed and the index, so a resumed episode repeats exactly. */
   rng: Rng;
@@ -12,7 +13,7 @@ export interface EpisodeContext {
   signal: AbortSignal;
   progress(fraction: number, note?: string): void;
   /** The previous finished episode, for runners whose state carries over (epochs of one network). */
-  previous?: Episode;
+  previous?: Episode<R>;
   /** The loaded models, for runners whose plan names any (LLM labs); absent for pure simulations. */
   models?: RunnerModels;
 }
@@ -35,18 +36,21 @@ export interface RunPlan<C = unknown> {
   fix?: { label: string; config: C };
 }
 
-/** One lab's runner. Pure: it runs in the compute worker and in the Node CLI alike. */
-export interface LabRunner<C = Record<string, unknown>> {
+/**
+ * One lab's runner. Pure: it runs in the compute worker and in the Node CLI alike. `R` is the lab's record type: what
+ * runEpisode writes is checked against it at compile time, and what summarize reads has been parsed with its schema.
+ */
+export interface LabRunner<C = Record<string, unknown>, R extends StoredRecord = StoredRecord> {
   lab: LabName;
   plan(config: C): RunPlan<C>;
-  runEpisode(config: C, ctx: EpisodeContext): Promise<Episode>;
+  runEpisode(config: C, ctx: EpisodeContext<R>): Promise<Episode<R>>;
   /**
    * Derived results; recomputable from the episodes at any time, never the only copy. A long summary returns a
    * promise and yields to the event loop as it goes, so that the worker running it keeps answering its heartbeat.
    */
-  summarize(config: C, episodes: readonly Episode[]): Omit<RunResult, 'updatedAt'>[] | Promise<Omit<RunResult, 'updatedAt'>[]>;
+  summarize(config: C, episodes: readonly Episode<R>[]): Omit<RunResult, 'updatedAt'>[] | Promise<Omit<RunResult, 'updatedAt'>[]>;
   /** What to draw while the run goes, from the episodes stored so far. */
-  livePlot?(config: C, episodes: readonly Episode[]): LivePlot | null;
+  livePlot?(config: C, episodes: readonly Episode<R>[]): LivePlot | null;
 }
 
 /** A run's seed, as every host reads it from the config (absent: 0). */

@@ -22,12 +22,24 @@ export interface RunMeta {
   error?: string;
   /** Which run this one was imported from, if any. */
   importedFrom?: string;
+  /**
+   * The version of the lab's record shapes (its module's `records.version`) the episodes were written with; bundles
+   * carry it so that a later lab can migrate or refuse them. Absent in runs stored before it was kept: read as current.
+   */
+  recordsVersion?: number;
 }
 
-/** One finished episode: JSON rows (transcript turns, votes, …) and its tensors, written together or not at all. */
-export interface Episode {
+/** One stored row of an episode, as storage and bundles hold it; each lab's records.ts says which rows it writes. */
+export type StoredRecord = Record<string, unknown>;
+
+/**
+ * One finished episode: JSON rows (transcript turns, votes, …) and its tensors, written together or not at all.
+ * `R` is the lab's record type where the lab's code holds it (its runner's output, or rows parsed with its schema);
+ * storage, workers and bundles hold untyped rows.
+ */
+export interface Episode<R extends StoredRecord = StoredRecord> {
   index: number;
-  records: Record<string, unknown>[];
+  records: R[];
   tensors: Record<string, SafeTensor>;
 }
 

@@ -11,6 +11,7 @@ import { decodeEdges, encodeEdges } from './edge-code';
 import { buildGraph, configGraph, configNodeCount, usesCustomGraph, type OpinionsConfig } from './graph';
 import { BUNDLED_PERSONAS, BUNDLED_QUESTIONS, type Persona, type QuestionItem } from './community/sets';
 import type { OpinionTrajectory } from './trajectory';
+import { readOpinionsEpisode, type AgentRow, type OpinionsRecord, type RoundRow } from './records';
 
 /** More agents than this would take hours on a browser model; the plan refuses them with the reason. */
 export const MAX_COMMUNITY_AGENTS = 256;
@@ -197,83 +198,24 @@ export function communityProblem(config: OpinionsConfig): string | null {
 // ---------------------------------------------------------------------------------------------------------------
 // records → trajectories
 
-/** One agent in one round, as stored (see docs/opinions-lab.md, "Records"). */
-export interface AgentRow {
-  kind: 'agent';
-  question: string;
-  questionKind: 'subjective' | 'objective';
-  graph: number;
-  graphId: string;
-  trajectory: number;
-  t: number;
-  agent: number;
-  persona: string;
-  /** False for an async agent that sat this round out (it keeps ō and s). */
-  updated: boolean;
-  /** The K answers as parsed: 'A' | 'B' | 'Agree' | 'Disagree', or null when unparseable. */
-  votes: (string | null)[];
-  /** The K replies as the model wrote them. */
-  rawVotes: string[];
-  voteFailures: number;
-  /** Mean of the parsed votes' spins; the previous value when none parsed (0 in round 0). */
-  obar: number;
-  /** sign(ō); a tie keeps the previous spin (+1 in round 0). */
-  spin: 1 | -1;
-  /** The delivered message (t ≥ 1, when it parsed), its stance, and every attempt as written. */
-  message: string | null;
-  messageStance: string | null;
-  rawMessages: string[];
-  messageFailures: number;
-  /** Senders whose messages this agent read this round, by edge sign. */
-  friendlyFrom: number[];
-  unfriendlyFrom: number[];
-  /** Stored texts of this row whose markup-like characters were replaced (see `storable` in community-runner.ts). */
-  escaped: number;
+export type { AgentRow, RoundRow } from './records';
+
+export function agentRows(ep: Episode<OpinionsRecord>): AgentRow[] {
+  return ep.records.filter((r) => r.kind === 'agent');
 }
 
-/** One row per round with the group numbers. */
-export interface RoundRow {
-  kind: 'round';
-  question: string;
-  questionKind: 'subjective' | 'objective';
-  questionText: string;
-  /** Objective questions: +1 if A is correct, −1 if B. */
-  correct: 1 | -1 | null;
-  graph: number;
-  graphId: string;
-  trajectory: number;
-  t: number;
-  n: number;
-  c: number;
-  /** Objective: share of agents whose spin is the correct answer. */
-  fractionCorrect: number | null;
-  agents: number;
-  updated: number;
-  votes: number;
-  voteFailures: number;
-  /** Agents that sent a message this round (t ≥ 1), failed attempts, and senders with no parseable attempt. */
-  messages: number;
-  messageFailures: number;
-  undelivered: number;
-  /** Generate calls this round and their wall time. */
-  calls: number;
-  seconds: number;
-  edges: string;
-}
-
-export function agentRows(ep: Episode): AgentRow[] {
-  return ep.records.filter((r) => r.kind === 'agent') as unknown as AgentRow[];
-}
-
-export function roundRow(ep: Episode): RoundRow | undefined {
-  return ep.records.find((r) => r.kind === 'round') as unknown as RoundRow | undefined;
+export function roundRow(ep: Episode<OpinionsRecord>): RoundRow | undefined {
+  return ep.records.find((r) => r.kind === 'round');
 }
 
 /**
  * The trajectories held by a run's stored episodes, in the shared OpinionTrajectory shape (the fits' input).
- * Only complete trajectories (all T+1 rounds stored) unless `partial`.
+ * Only complete trajectories (all T+1 rounds stored) unless `partial`. The episodes may come from anywhere (the
+ * summary, a bundle, a headless run), so each is parsed with the lab's record schema first: a row that does not fit
+ * throws a RecordError naming it.
  */
-export function trajectoriesFromRun(config: OpinionsConfig, episodes: readonly Episode[], opts: { partial?: boolean } = {}): OpinionTrajectory[] {
+export function trajectoriesFromRun(config: OpinionsConfig, stored: readonly Episode[], opts: { partial?: boolean } = {}): OpinionTrajectory[] {
+  const episodes = stored.map(readOpinionsEpisode);
   const rounds = config.community.rounds + 1;
   const groups = new Map<string, { round: RoundRow; agents: AgentRow[] }[]>();
   for (const ep of episodes) {

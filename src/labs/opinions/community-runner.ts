@@ -45,6 +45,7 @@ import {
 } from './community-data';
 import type { OpinionsConfig } from './graph';
 import { TRAJECTORY_FORMAT } from './trajectory';
+import type { OpinionsRecord } from './records';
 
 /** Tokens a vote may take ("Disagree." is 2–4 tokens; more is a reply that will not parse anyway). */
 export const VOTE_MAX_TOKENS = 8;
@@ -111,7 +112,7 @@ export function updatingAgents(config: OpinionsConfig, base: string, n: number, 
   return Array.from({ length: n }, () => rng.next() < config.community.epsilon);
 }
 
-export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeContext): Promise<Episode> {
+export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeContext<OpinionsRecord>): Promise<Episode<OpinionsRecord>> {
   const c = config.community;
   const layout = communityLayout(config);
   if (ctx.index < 0 || ctx.index >= layout.episodes) throw new Error(`Episode ${ctx.index} is outside this run's ${layout.episodes} episodes.`);
@@ -285,13 +286,13 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
     edges: encodeRoundEdges(graph),
   };
   ctx.progress(1, `${label} · n = ${nNet.toFixed(2)}, c = ${conv.toFixed(2)}`);
-  return { index: ctx.index, records: [round as unknown as Record<string, unknown>, ...(rows as unknown as Record<string, unknown>[])], tensors: {} };
+  return { index: ctx.index, records: [round, ...rows], tensors: {} };
 }
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 /** n(t), c(t) and the fraction correct of the trajectory the run is on (the last stored round's). */
-export function communityLivePlot(_config: OpinionsConfig, episodes: readonly Episode[]): LivePlot | null {
+export function communityLivePlot(_config: OpinionsConfig, episodes: readonly Episode<OpinionsRecord>[]): LivePlot | null {
   const last = episodes[episodes.length - 1];
   const r = last && roundRow(last);
   if (!r) return null;
@@ -320,7 +321,7 @@ export interface ParseCounts {
   undelivered: number;
 }
 
-export function parseCounts(episodes: readonly Episode[]): ParseCounts {
+export function parseCounts(episodes: readonly Episode<OpinionsRecord>[]): ParseCounts {
   const out: ParseCounts = { votes: 0, voteFailures: 0, messages: 0, messageAttempts: 0, messageFailures: 0, undelivered: 0 };
   for (const ep of episodes) {
     for (const a of agentRows(ep)) {
@@ -337,7 +338,7 @@ export function parseCounts(episodes: readonly Episode[]): ParseCounts {
   return out;
 }
 
-export function summarizeCommunity(config: OpinionsConfig, episodes: readonly Episode[]): Omit<RunResult, 'updatedAt'>[] {
+export function summarizeCommunity(config: OpinionsConfig, episodes: readonly Episode<OpinionsRecord>[]): Omit<RunResult, 'updatedAt'>[] {
   const rounds = episodes.map(roundRow).filter((r): r is RoundRow => !!r);
   const counts = parseCounts(episodes);
   const perTrajectory = new Map<string, { question: string; graphId: string; n: number[]; c: number[]; fractionCorrect: (number | null)[] }>();

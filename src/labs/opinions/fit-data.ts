@@ -16,6 +16,7 @@ import { simulationProblem, simulationSetup, type OpinionsConfig } from './graph
 import { TRAJECTORY_FORMAT, TRAJECTORY_RESULT, toIsingEpisode, type OpinionTrajectory } from './trajectory';
 import { TRAJECTORY_LIMITS, validateTrajectoryFile } from './trajectory-io';
 import { trajectoriesFromRun } from './community-data';
+import { readOpinionsEpisode } from './records';
 
 /** The study's input: spins through toIsingEpisode, vote means kept for conviction and regimes. */
 export function studyItems(trajectories: readonly OpinionTrajectory[]): StudyItem[] {
@@ -130,8 +131,9 @@ export function trajectoriesFromBundle(bundle: RunBundle, opts: { rounds?: numbe
   }
   if (!bundle.episodes.length) return { ok: false, message: `run ${meta.id} has no finished episode` };
   const rounds = Math.min(opts.rounds ?? 8, config.dynamics.steps);
-  const stored = new Map(bundle.episodes.map((e) => [e.index, e.records.map((r) => Number(r.n))]));
   try {
+    // n(t) of each replica, from its step rows (parsed: a stored row of another shape is named, not read as NaN).
+    const stored = new Map(bundle.episodes.map(readOpinionsEpisode).map((e) => [e.index, e.records.flatMap((r) => (r.kind === undefined ? [r.n] : []))]));
     const trajectories = simulationTrajectories(config, meta.id, bundle.episodes.map((e) => e.index), rounds, stored);
     return { ok: true, trajectories, source: 'simulation', note: `${trajectories.length} replicas replayed from the seed, s(0)…s(${rounds})` };
   } catch (e) {

@@ -1,10 +1,13 @@
 import { defineLabModule } from '../lab-module';
 import { opinionsLab } from './config';
 import { opinionsRunner } from './runner';
+import { opinionsRecord } from './records';
 
 /** The Opinions lab, declared once: the registry, the app, the compute worker and the CLI all read this. */
 export const opinionsModule = defineLabModule({
   definition: opinionsLab,
+  // Version 1: the step, round and agent rows as records.ts declares them.
+  records: { schema: opinionsRecord, version: 1, migrations: {} },
   runner: opinionsRunner,
   view: () => import('./OpinionsView.svelte'),
   description: {

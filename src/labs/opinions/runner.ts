@@ -7,6 +7,7 @@ import { communityLayout, communityProblem, MAX_COMMUNITY_AGENTS } from './commu
 const SMALL_COMMUNITY = 12;
 import { communityLivePlot, runCommunityEpisode, summarizeCommunity } from './community-runner';
 import { configNodeCount, simulationProblem, simulationSetup, type OpinionsConfig } from './graph';
+import type { OpinionsRecord, StepRow } from './records';
 
 /** Steps simulated between checks for cancellation and progress. */
 const CHUNK = 50;
@@ -18,7 +19,7 @@ const CHUNK = 50;
  * the run seed fixes (or the custom graph the config carries). Random fields are quenched: drawn once from the run
  * seed, shared by every replica. Records hold n(t) per step; the final spins are kept as a tensor.
  */
-export const opinionsRunner: LabRunner<OpinionsConfig> = {
+export const opinionsRunner: LabRunner<OpinionsConfig, OpinionsRecord> = {
   lab: 'opinions',
   plan(config) {
     if (config.mode === 'community') {
@@ -68,13 +69,13 @@ export const opinionsRunner: LabRunner<OpinionsConfig> = {
     if (config.mode === 'community') return communityLivePlot(config, episodes);
     const last = episodes[episodes.length - 1];
     if (!last) return null;
-    return { title: `Net opinion n(t), episode ${last.index + 1}`, xLabel: 'step t', yLabel: 'n(t)', yDomain: [-1, 1], series: [{ name: 'n', values: last.records.map((r) => Number(r.n)) }] };
+    return { title: `Net opinion n(t), episode ${last.index + 1}`, xLabel: 'step t', yLabel: 'n(t)', yDomain: [-1, 1], series: [{ name: 'n', values: stepRows(last.records).map((r) => r.n) }] };
   },
   summarize(config, episodes) {
     if (config.mode === 'community') return summarizeCommunity(config, episodes);
-    const tail = (rows: Record<string, unknown>[]) => rows.slice(Math.floor(rows.length / 2)).map((r) => Number(r.absN));
+    const tail = (rows: StepRow[]) => rows.slice(Math.floor(rows.length / 2)).map((r) => r.absN);
     const perEpisode = episodes.map((e) => {
-      const xs = tail(e.records);
+      const xs = tail(stepRows(e.records));
       const m = xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
       const v = xs.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, xs.length);
       return { meanAbsN: m, varAbsN: v };
@@ -84,6 +85,9 @@ export const opinionsRunner: LabRunner<OpinionsConfig> = {
     return [{ name: 'magnetisation', value: { meanAbsN: avg((x) => x.meanAbsN), chi: n * avg((x) => x.varAbsN), episodes: episodes.length, note: 'second half of each replica' } }];
   },
 };
+
+/** A simulated replica's rows: one per step, the only rows without a kind. */
+const stepRows = (records: readonly OpinionsRecord[]): StepRow[] => records.filter((r) => r.kind === undefined);
 
 function mean(xs: ArrayLike<number>): number {
   let s = 0;

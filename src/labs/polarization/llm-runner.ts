@@ -23,6 +23,7 @@ import { initialOpinions } from '../../core/polarization/classic';
 import { homophily, opinionDistribution, polarization } from '../../core/polarization/metrics';
 import { buildNetwork, networkFromTensors, networkToTensors, type PolarizationConfig } from './network';
 import { topicById, type LabTopic } from './topics';
+import type { AgentLog, EpochRow, PendingMessage, PolarizationRecord } from './records';
 
 const ATTEMPTS = 3;
 /** Self-regulated variant: regenerations of an initial post, and retries of a stance change, after a failed check. */
@@ -32,54 +33,7 @@ const CHANGE_RETRIES = 2;
 // Polarization organism); check: a bare yes or no.
 const MAX_TOKENS = { update: 60, rewire: 24, check: 6, persuade: 120, post: 120 };
 
-/** A message written in one epoch and delivered in the next. */
-export interface PendingMessage {
-  from: number;
-  to: number;
-  text: string;
-  /** Written by a key opinion leader (neutral elite signal): marked as such for the receiver. */
-  leader: boolean;
-}
-
-/** What an epoch hands to the next, besides the opinions and the network (tensors). */
-export interface AgentState {
-  kind: 'state';
-  reasons: string[];
-  pending: PendingMessage[];
-  /** Key opinion leaders (neutral elite signal), once chosen. */
-  elites: number[];
-}
-
-/** One updating agent's epoch, for the inspector and the exports. */
-export interface AgentLog {
-  kind: 'agent';
-  epoch: number;
-  agent: number;
-  received: number;
-  before: number;
-  after: number;
-  reasons: string;
-  kept: number[];
-  dropped: number[];
-  sentTo: number[];
-  failures: number;
-}
-
-export interface EpochRow {
-  epoch: number;
-  P: number;
-  H: number;
-  distribution: number[];
-  rewires: number;
-  updating?: number;
-  messagesSent?: number;
-  failures?: number;
-  calls?: number;
-  intervention?: string;
-  /** Self-regulated variant: stance changes checked, and those whose first check failed. */
-  checked?: number;
-  inconsistent?: number;
-}
+export type { AgentLog, AgentState, EpochRow, PendingMessage } from './records';
 
 /** Whether the config's intervention acts in this epoch. */
 export function interventionAt(config: PolarizationConfig, epoch: number): PolarizationConfig['intervention']['kind'] {
@@ -137,12 +91,12 @@ async function initialState(config: PolarizationConfig, topic: LabTopic, model: 
  * decides for each out-neighbour whether to send a message, delivered next epoch. Every agent sees the others'
  * stances and reasons as they were at the start of the epoch. Interventions act after `intervention.fromEpoch`.
  */
-export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContext): Promise<Episode> {
+export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContext<PolarizationRecord>): Promise<Episode<PolarizationRecord>> {
   const topic = topicById(config.topic);
   if (!topic) throw new Error(`unknown topic "${config.topic}"`);
   const model = requireModels('polarization', ctx.models).get(config.model);
   const count: Counter = { calls: 0, failures: 0, checked: 0, inconsistent: 0 };
-  const rows: Record<string, unknown>[] = [];
+  const rows: PolarizationRecord[] = [];
   let graph: DirectedGraph;
   let x: StanceValue[];
   let reasons: string[];
@@ -151,7 +105,7 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
   if (ctx.previous) {
     graph = networkFromTensors(ctx.previous.tensors);
     x = Array.from(ctx.previous.tensors.opinions.data as Float64Array) as StanceValue[];
-    const state = ctx.previous.records.find((r) => r.kind === 'state') as unknown as AgentState | undefined;
+    const state = ctx.previous.records.find((r) => r.kind === 'state');
     if (!state) throw new Error('the previous epoch holds no agent state (reasons and messages)');
     ({ reasons, pending, elites } = state);
   } else {
@@ -266,7 +220,7 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
     log.after = x[i];
     log.reasons = reasons[i];
     log.failures = count.failures - failuresBefore;
-    rows.push(log as unknown as Record<string, unknown>);
+    rows.push(log);
   }
   ctx.progress(1);
   rows.push({
@@ -283,7 +237,7 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
     ...(config.llm.selfRegulated ? { checked: count.checked, inconsistent: count.inconsistent } : {}),
   } satisfies EpochRow);
   rows.push({ kind: 'interactions', epoch, pairs: interactions, before });
-  rows.push({ kind: 'state', reasons, pending: next, elites } satisfies AgentState as unknown as Record<string, unknown>);
+  rows.push({ kind: 'state', reasons, pending: next, elites });
   return {
     index: ctx.index,
     records: rows,

@@ -1,10 +1,13 @@
 import { defineLabModule } from '../lab-module';
 import { polarizationLab } from './config';
 import { polarizationRunner } from './runner';
+import { polarizationRecord } from './records';
 
 /** The Polarization lab, declared once: the registry, the app, the compute worker and the CLI all read this. */
 export const polarizationModule = defineLabModule({
   definition: polarizationLab,
+  // Version 1: the epoch, agent, interactions and state rows as records.ts declares them.
+  records: { schema: polarizationRecord, version: 1, migrations: {} },
   runner: polarizationRunner,
   view: () => import('./PolarizationView.svelte'),
   description: {

@@ -4,18 +4,19 @@ import { throwIfAborted } from '../../core/cancel';
 import { boundedConfidence, coevolvingVoter, initialOpinions } from '../../core/polarization/classic';
 import { homophily, opinionDistribution, polarization } from '../../core/polarization/metrics';
 import { buildNetwork, networkFromTensors, networkToTensors, type PolarizationConfig } from './network';
-import { runLlmEpoch, type EpochRow } from './llm-runner';
+import { runLlmEpoch } from './llm-runner';
+import type { EpochRow, PolarizationRecord } from './records';
 import { echoChamberTable } from '../../core/polarization/metrics';
 import type { Episode } from '../../core/runs/types';
 
 /** The per-epoch rows (P, H, distribution, …), without the agent logs and states of LLM runs. */
-function epochRows(episodes: readonly Episode[]): EpochRow[] {
-  return episodes.flatMap((e) => e.records).filter((r) => typeof r.P === 'number') as unknown as EpochRow[];
+function epochRows(episodes: readonly Episode<PolarizationRecord>[]): EpochRow[] {
+  return episodes.flatMap((e) => e.records).filter((r) => r.kind === undefined);
 }
 
 /** LLM runs: echo chamber and backfire over 5-epoch windows, and the counts of calls and failures. */
-function llmSummary(episodes: readonly Episode[]) {
-  const inter = episodes.flatMap((e) => e.records.filter((r) => r.kind === 'interactions')) as unknown as { epoch: number; pairs: [number, number][]; before: number[] }[];
+function llmSummary(episodes: readonly Episode<PolarizationRecord>[]) {
+  const inter = episodes.flatMap((e) => e.records.filter((r) => r.kind === 'interactions'));
   if (!inter.length) return {};
   const last = episodes[episodes.length - 1].tensors.opinions?.data;
   const history = [...inter.map((r) => r.before), ...(last ? [Array.from(last as Float64Array)] : [])];
@@ -30,7 +31,7 @@ function llmSummary(episodes: readonly Episode[]) {
  * Classic no-LLM models (coevolving voter, bounded confidence) on the lab's network. One episode is one epoch; the
  * opinions and the rewired network pass from each episode to the next, so a resumed run continues exactly.
  */
-export const polarizationRunner: LabRunner<PolarizationConfig> = {
+export const polarizationRunner: LabRunner<PolarizationConfig, PolarizationRecord> = {
   lab: 'polarization',
   plan(config) {
     if (config.agentKind === 'llm') {
@@ -47,7 +48,7 @@ export const polarizationRunner: LabRunner<PolarizationConfig> = {
     if (config.agentKind === 'llm') return runLlmEpoch(config, ctx);
     let graph;
     let x: number[];
-    const rows: Record<string, unknown>[] = [];
+    const rows: EpochRow[] = [];
     if (ctx.previous) {
       graph = networkFromTensors(ctx.previous.tensors);
       x = Array.from(ctx.previous.tensors.opinions.data as Float64Array);
@@ -77,8 +78,8 @@ export const polarizationRunner: LabRunner<PolarizationConfig> = {
       yLabel: 'value',
       yDomain: [0, 2],
       series: [
-        { name: 'P(t)', values: rows.map((r) => Number(r.P)) },
-        { name: 'H(t)', values: rows.map((r) => Number(r.H)) },
+        { name: 'P(t)', values: rows.map((r) => r.P) },
+        { name: 'H(t)', values: rows.map((r) => r.H) },
       ],
     };
   },

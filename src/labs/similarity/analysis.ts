@@ -8,6 +8,7 @@ import { summarizeNovelty, type NoveltySummary } from './novelty-analysis';
 import type { RegressionOptions } from './regression';
 import { findModel } from '../../../models/registry';
 import type { PairGrid, ProbeRecord, SimilarityPair } from './pairs';
+import type { SimilarityRecord } from './records';
 
 export type { PairGrid, ProbeRecord, SimilarityPair };
 
@@ -51,7 +52,12 @@ export function decoderStack(episode: Episode): LayerStack {
   return { data: out, n: m, L: L1 - 1, H };
 }
 
-const probeRecord = (e: Episode) => e.records.find((r) => r.kind === 'probes') as unknown as ProbeRecord;
+/** A probe episode's record; one without it cannot be compared (its model would be unknown). */
+function probeRecord(e: Episode<SimilarityRecord>): ProbeRecord {
+  const r = e.records.find((x) => x.kind === 'probes');
+  if (!r) throw new Error(`episode ${e.index} holds probe states but no probes record`);
+  return r;
+}
 
 function toPairGrid(g: CkaGrid): PairGrid {
   const { grid, p, ...pooled } = g;
@@ -59,7 +65,7 @@ function toPairGrid(g: CkaGrid): PairGrid {
 }
 
 /** CKA for every pair of the run's models, stepping so that a worker can report progress and stay responsive. */
-export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: readonly Episode[]): Generator<Progress, SimilarityAnalysis> {
+export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: readonly Episode<SimilarityRecord>[]): Generator<Progress, SimilarityAnalysis> {
   const eps = episodes.filter((e) => e.tensors[PROBE_STATES]).sort((a, b) => a.index - b.index);
   const records = eps.map(probeRecord);
   const warnings: string[] = [];

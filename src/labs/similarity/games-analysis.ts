@@ -1,5 +1,5 @@
 import type { Episode } from '../../core/runs/types';
-import type { GameName, GameRecord } from './games';
+import type { GameName, GameRecord, SimilarityRecord } from './records';
 import type { SimilarityPair } from './pairs';
 import { similarityRegression, type OutcomeRow, type RegressionOptions, type SimilarityRegression } from './regression';
 
@@ -27,8 +27,8 @@ export interface GamesSummary {
   forfeitRate: number;
 }
 
-const gameRecords = (episodes: readonly Episode[]) =>
-  episodes.flatMap((e) => e.records.filter((r) => r.kind === 'game') as unknown as GameRecord[]);
+const gameRecords = (episodes: readonly Episode<SimilarityRecord>[]): GameRecord[] =>
+  episodes.flatMap((e) => e.records.filter((r) => r.kind === 'game'));
 
 function simOf(pairs: readonly SimilarityPair[], a: string, b: string, kind: 'linear' | 'debiased') {
   const p = pairs.find((q) => (q.a === a && q.b === b) || (q.a === b && q.b === a));
@@ -39,7 +39,7 @@ export function simOfPair(pairs: readonly SimilarityPair[], a: string, b: string
   return simOf(pairs, a, b, kind);
 }
 
-export function summarizeGames(episodes: readonly Episode[], pairs: readonly SimilarityPair[], kind: 'linear' | 'debiased', options?: RegressionOptions): GamesSummary | null {
+export function summarizeGames(episodes: readonly Episode<SimilarityRecord>[], pairs: readonly SimilarityPair[], kind: 'linear' | 'debiased', options?: RegressionOptions): GamesSummary | null {
   const games = gameRecords(episodes);
   if (!games.length) return null;
   const rows: GameRow[] = [];
@@ -57,7 +57,7 @@ export function summarizeGames(episodes: readonly Episode[], pairs: readonly Sim
     s.games++;
     s.forfeits += g.forfeits;
     s.moves += g.moves;
-    s.judged += g.judged ?? 0;
+    s.judged += g.judged;
     byPair.set(key, s);
   }
   return { rows, pairs: [...byPair.values()], regressions: gameRegressions(rows, options), forfeitRate: forfeitRate(games) };

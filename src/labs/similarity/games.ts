@@ -21,8 +21,9 @@ import {
   splitDollarPayoff,
   wordsMatch,
 } from '../../core/prompts/similarity';
+import type { GameName, GameRecord, Move, RoundRecord } from './records';
 
-export type GameName = 'wordGuessing' | 'publicGoods' | 'splitDollar' | 'beautyContest';
+export type { GameName, GameRecord, Move, RoundRecord } from './records';
 
 export const GAME_TITLES: Record<GameName, string> = {
   wordGuessing: 'word guessing',
@@ -36,45 +37,6 @@ export const PUBLIC_GOODS_START = 100;
 export const MOVE_ATTEMPTS = 3;
 const MAX_TOKENS: Record<string, number> = { word: 8, hint: 8, guess: 8, publicGoods: 48, splitDollar: 12, beautyContest: 12 };
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-
-/** One model's move in a round: what it wrote on each try, what was parsed, and whether it forfeited. */
-export interface Move {
-  model: string;
-  raw: string[];
-  value: string | number | null;
-  /** No try parsed (nor the judge's reading): the move counts as 0 (contribution, demand, number) or loses the word round. */
-  forfeit: boolean;
-  reason?: string;
-  /** Who read the value: the lab's parser, or the judge model from the last try (the method's fallback). */
-  extractedBy?: 'parser' | 'judge';
-  judgeRaw?: string;
-}
-
-export interface RoundRecord {
-  kind: 'round';
-  game: GameName;
-  round: number;
-  /** Word guessing: [thinker's word, thinker's hint, guesser's guess]; the other games: [a's move, b's move]. */
-  moves: Move[];
-  /** Round scores of a and b (word guessing: 1 for a match, for both). */
-  scores: [number, number];
-  detail?: Record<string, number | string | boolean>;
-}
-
-export interface GameRecord {
-  kind: 'game';
-  game: GameName;
-  a: string;
-  b: string;
-  repeat: number;
-  rounds: number;
-  /** Final scores: public goods the final wealth, the others the sum over rounds (word guessing: matches). */
-  scores: [number, number];
-  forfeits: number;
-  moves: number;
-  /** Moves whose value the judge model read, after the parser failed on every try. */
-  judged: number;
-}
 
 export interface GamePlay {
   game: GameName;

@@ -1,10 +1,13 @@
 import { defineLabModule } from '../lab-module';
 import { similarityLab } from './config';
 import { similarityRunner } from './runner';
+import { similarityRecord } from './records';
 
 /** The Similarity lab, declared once: the registry, the app, the compute worker and the CLI all read this. */
 export const similarityModule = defineLabModule({
   definition: similarityLab,
+  // Version 1: the probes, game, round and novelty rows as records.ts declares them.
+  records: { schema: similarityRecord, version: 1, migrations: {} },
   runner: similarityRunner,
   view: () => import('./SimilarityView.svelte'),
   description: {

@@ -3,7 +3,8 @@ import type { NoveltyTask } from '../../core/prompts/similarity';
 import type { SimilarityPair } from './pairs';
 import { simOfPair, type GameRow } from './games-analysis';
 import { similarityRegression, type RegressionOptions, type SimilarityRegression } from './regression';
-import { uniqueness, type NoveltyRecord } from './novelty';
+import { uniqueness } from './novelty';
+import type { SimilarityRecord } from './records';
 
 export interface NoveltyPairSummary {
   task: NoveltyTask;
@@ -30,8 +31,8 @@ export interface NoveltySummary {
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
 
-export function summarizeNovelty(episodes: readonly Episode[], pairs: readonly SimilarityPair[], kind: 'linear' | 'debiased', options?: RegressionOptions): NoveltySummary | null {
-  const records = episodes.flatMap((e) => e.records.filter((r) => r.kind === 'novelty') as unknown as NoveltyRecord[]);
+export function summarizeNovelty(episodes: readonly Episode<SimilarityRecord>[], pairs: readonly SimilarityPair[], kind: 'linear' | 'debiased', options?: RegressionOptions): NoveltySummary | null {
+  const records = episodes.flatMap((e) => e.records.filter((r) => r.kind === 'novelty'));
   if (!records.length) return null;
   const rows: GameRow[] = [];
   const byPair = new Map<string, { s: NoveltyPairSummary; uj: number[][]; us: number[][]; mi: number[][] }>();

@@ -4,44 +4,12 @@ import type { RunnerModel } from '../../core/runs/models';
 import { throwIfAborted } from '../../core/cancel';
 import type { ChatMessage, ParseResult } from '../../core/prompts/shared';
 import { buildBrainstormPrompt, buildFinalTextPrompt, parseBrainstorm, parseFinalText, type NoveltyTask } from '../../core/prompts/similarity';
+import type { MutualInformation, NoveltyRecord, NoveltyRound, Written } from './records';
 
 export const NOVELTY_ATTEMPTS = 3;
 const MAX_TOKENS = { brainstorm: 60, story: 130, biography: 110, haiku: 40, vacation: 40 } as const;
 
-/** One written piece: every try's raw text and the parsed text, or null when no try parsed. */
-export interface Written {
-  raw: string[];
-  text: string | null;
-}
-
-export interface NoveltyRound {
-  /** Brainstorms of a and b, their joint final texts, and each one's solo final (from its own brainstorm only). */
-  brainstorm: [Written, Written];
-  joint: [Written, Written];
-  solo: [Written, Written];
-}
-
-/** Mutual information of a joint text with a solo text of the same model: H(y) − H(y | s), bits per token. */
-export interface MutualInformation {
-  side: 0 | 1;
-  round: number;
-  /** The solo round whose text was the context. */
-  soloRound: number;
-  tokens: number;
-  hY: number;
-  hYgivenS: number;
-  mi: number;
-}
-
-export interface NoveltyRecord {
-  kind: 'novelty';
-  task: NoveltyTask;
-  a: string;
-  b: string;
-  repeat: number;
-  rounds: NoveltyRound[];
-  mi: MutualInformation[];
-}
+export type { MutualInformation, NoveltyRecord, NoveltyRound, Written } from './records';
 
 export interface NoveltyPlay {
   task: NoveltyTask;

@@ -4,17 +4,7 @@
  */
 import type { Pooled } from '../../core/cka';
 
-export interface ProbeRecord {
-  kind: 'probes';
-  model: string;
-  backend: string;
-  dtype: string;
-  m: number;
-  numLayers: number;
-  hiddenSize: number;
-  probeSet: string;
-  seconds: number;
-}
+export type { ProbeRecord } from './records';
 
 export interface PairGrid extends Pooled {
   /** L_a × L_b, row = decoder layer of model a (layer 1 first). */

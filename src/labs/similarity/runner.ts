@@ -3,7 +3,8 @@ import { throwIfAborted } from '../../core/cancel';
 import type { LabRunner } from '../../core/runs/runner';
 import type { Episode } from '../../core/runs/types';
 import { runStepsAsync } from '../../core/steps';
-import { analyzeSimilaritySteps, PROBE_STATES, type ProbeRecord } from './analysis';
+import { analyzeSimilaritySteps, PROBE_STATES } from './analysis';
+import type { ProbeRecord, SimilarityRecord } from './records';
 import type { SimilarityConfig } from './config';
 import { selectProbes } from './probes';
 import { playGame, type GameName } from './games';
@@ -58,7 +59,7 @@ const now = () => (typeof performance !== 'undefined' ? performance.now() : Date
  * Then the novelty tasks, one episode per task, unordered pair and repeat. The summary compares every pair of models
  * and joins each game score and novelty measure with the pair's similarity.
  */
-export const similarityRunner: LabRunner<SimilarityConfig> = {
+export const similarityRunner: LabRunner<SimilarityConfig, SimilarityRecord> = {
   lab: 'similarity',
   plan(config) {
     const models = modelsToLoad(config);
@@ -67,7 +68,7 @@ export const similarityRunner: LabRunner<SimilarityConfig> = {
     // [m, L+1, H] float32 per model, sized for a 1B model (17 × 2048)
     return { episodes: similarityModels(config).length + gameQueue(config).length + noveltyQueue(config).length, bytesPerEpisode: config.probes.count * 17 * 2048 * 4 + 2_000, models };
   },
-  async runEpisode(config, ctx): Promise<Episode> {
+  async runEpisode(config, ctx): Promise<Episode<SimilarityRecord>> {
     const models = requireModels('similarity', ctx.models);
     const ids = similarityModels(config);
     const games = gameQueue(config);
@@ -84,7 +85,7 @@ export const similarityRunner: LabRunner<SimilarityConfig> = {
         signal: ctx.signal,
         progress: ctx.progress,
       });
-      return { index: ctx.index, records: [record as unknown as Record<string, unknown>], tensors: {} };
+      return { index: ctx.index, records: [record], tensors: {} };
     }
     if (ctx.index >= ids.length) {
       const item = games[ctx.index - ids.length];
@@ -100,7 +101,7 @@ export const similarityRunner: LabRunner<SimilarityConfig> = {
         signal: ctx.signal,
         progress: ctx.progress,
       });
-      return { index: ctx.index, records: [game, ...rounds] as unknown as Record<string, unknown>[], tensors: {} };
+      return { index: ctx.index, records: [game, ...rounds], tensors: {} };
     }
     const id = ids[ctx.index];
     const { probes, error } = selectProbes(config.probes.set, config.probes.count, config.seed, config.probes.custom);
@@ -133,7 +134,7 @@ export const similarityRunner: LabRunner<SimilarityConfig> = {
       probeSet: config.probes.set,
       seconds: (now() - t0) / 1000,
     };
-    return { index: ctx.index, records: [record as unknown as Record<string, unknown>], tensors: { [PROBE_STATES]: { dtype: 'F32', shape: [probes.length, L1, H], data } } };
+    return { index: ctx.index, records: [record], tensors: { [PROBE_STATES]: { dtype: 'F32', shape: [probes.length, L1, H], data } } };
   },
   async summarize(config, episodes) {
     return [{ name: 'similarity', value: await runStepsAsync(analyzeSimilaritySteps(config, episodes)) }];

@@ -16,12 +16,9 @@ import {
   STATE_TENSORS,
   type ConditionResult,
   type DirectionResult,
-  type EpisodeMetaRecord,
-  type JudgeRecord,
-  type Role,
   type SynchronyAnalysis,
-  type TurnRecord,
 } from './types';
+import type { EpisodeMetaRecord, JudgeRecord, Role, SynchronyRecord, TurnRecord } from './records';
 
 /** Below these, a SyncR² is shown with a warning that it is not to be trusted. */
 export const TRUST = { samples: 50, groups: 5 };
@@ -30,17 +27,16 @@ interface Parsed {
   meta: EpisodeMetaRecord;
   turns: TurnRecord[];
   judges: JudgeRecord[];
-  episode: Episode;
+  episode: Episode<SynchronyRecord>;
 }
 
-export function parseEpisode(e: Episode): Parsed | null {
-  const recs = e.records as unknown as Array<{ kind?: string }>;
-  const meta = recs.find((r) => r.kind === 'meta') as EpisodeMetaRecord | undefined;
+export function parseEpisode(e: Episode<SynchronyRecord>): Parsed | null {
+  const meta = e.records.find((r) => r.kind === 'meta');
   if (!meta) return null;
   return {
     meta,
-    turns: recs.filter((r) => r.kind === 'turn') as TurnRecord[],
-    judges: recs.filter((r) => r.kind === 'judge') as JudgeRecord[],
+    turns: e.records.filter((r) => r.kind === 'turn'),
+    judges: e.records.filter((r) => r.kind === 'judge'),
     episode: e,
   };
 }
@@ -233,12 +229,12 @@ function* analyzePair(config: SynchronyConfig, parsed: Parsed[]): Generator<numb
 }
 
 /** The whole analysis, synchronously (CLI, tests, the headless summary). */
-export function analyzeSynchrony(config: SynchronyConfig, episodes: readonly Episode[], pairIndex?: number): SynchronyAnalysis {
+export function analyzeSynchrony(config: SynchronyConfig, episodes: readonly Episode<SynchronyRecord>[], pairIndex?: number): SynchronyAnalysis {
   return runSteps(analyzeSynchronySteps(config, episodes, pairIndex));
 }
 
 /** The analysis as steps of {done, total} (total 1000), for runStepsAsync in a worker. */
-export function* analyzeSynchronySteps(config: SynchronyConfig, episodes: readonly Episode[], pairIndex?: number): Generator<Progress, SynchronyAnalysis> {
+export function* analyzeSynchronySteps(config: SynchronyConfig, episodes: readonly Episode<SynchronyRecord>[], pairIndex?: number): Generator<Progress, SynchronyAnalysis> {
   const TOTAL = 1000;
   const parsed = episodes.map(parseEpisode).filter((p): p is Parsed => p !== null);
   const byPair = new Map<number, Parsed[]>();

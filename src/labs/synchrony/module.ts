@@ -1,10 +1,13 @@
 import { defineLabModule } from '../lab-module';
 import { synchronyLab } from './config';
 import { synchronyRunner } from './runner';
+import { synchronyRecord } from './records';
 
 /** The Synchrony lab, declared once: the registry, the app, the compute worker and the CLI all read this. */
 export const synchronyModule = defineLabModule({
   definition: synchronyLab,
+  // Version 1: the meta, turn and judge rows as records.ts declares them.
+  records: { schema: synchronyRecord, version: 1, migrations: {} },
   runner: synchronyRunner,
   view: () => import('./SynchronyView.svelte'),
   description: {

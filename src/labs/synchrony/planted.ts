@@ -7,7 +7,8 @@ import { findModel } from '../../../models/registry';
 import { JUDGE_DIMENSIONS } from '../../core/prompts/synchrony';
 import { pearson } from '../../core/stats';
 import type { Episode } from '../../core/runs/types';
-import type { JudgeRecord, Role, SynchronyAnalysis, TurnRecord } from './types';
+import type { Role, SynchronyAnalysis } from './types';
+import { synchronyRecordsOf } from './records';
 
 export type DealOutcome = 'won' | 'conceded' | 'none';
 
@@ -71,14 +72,14 @@ export interface JudgeAgreement {
   exact: number;
 }
 
-/** The judge's overall scores against the planted rule, read from the stored episodes' records. */
+/** The judge's overall scores against the planted rule, read from the stored episodes' records (those that fit). */
 export function judgeAgreement(p: PlantedDialogue, episodes: readonly Episode[]): JudgeAgreement {
   const got: number[] = [];
   const truth: number[] = [];
   for (const e of episodes) {
-    const recs = e.records as unknown as Array<TurnRecord | JudgeRecord | { kind: string }>;
-    const turns = recs.filter((r): r is TurnRecord => r.kind === 'turn').map((t) => ({ speaker: t.speaker, text: t.parsed ? t.text : '' }));
-    for (const j of recs.filter((r): r is JudgeRecord => r.kind === 'judge')) {
+    const recs = synchronyRecordsOf(e);
+    const turns = recs.filter((r) => r.kind === 'turn').map((t) => ({ speaker: t.speaker, text: t.parsed ? t.text : '' }));
+    for (const j of recs.filter((r) => r.kind === 'judge')) {
       if (!j.ok || typeof j.overall !== 'number') continue;
       got.push(j.overall);
       truth.push(p.overall[dealOutcome<Role>(turns, j.target)]);

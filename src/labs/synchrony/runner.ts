@@ -15,7 +15,8 @@ import {
   type Utterance,
 } from '../../core/prompts/synchrony';
 import { buildQueue, modelsOf, type QueueItem, type ScenarioSource, type SynchronyConfig } from './queue';
-import { PASSIVE_TENSORS, STATE_TENSORS, type JudgeRecord, type Role, type SynchronyRecord, type TurnRecord } from './types';
+import { PASSIVE_TENSORS, STATE_TENSORS } from './types';
+import type { JudgeRecord, Role, SynchronyRecord, TurnRecord } from './records';
 import { analyzeSynchronySteps } from './analysis';
 import { runStepsAsync } from '../../core/steps';
 import { librarySource } from './scenarios/source';
@@ -131,7 +132,7 @@ async function judge(config: SynchronyConfig, item: QueueItem, index: number, ep
 }
 
 /** The Synchrony runner over a scenario source (the bundled library merged with the config's own scenarios). */
-export function createSynchronyRunner(source: ScenarioSource): LabRunner<SynchronyConfig> {
+export function createSynchronyRunner(source: ScenarioSource): LabRunner<SynchronyConfig, SynchronyRecord> {
   return {
     lab: 'synchrony',
     plan(config) {
@@ -143,7 +144,7 @@ export function createSynchronyRunner(source: ScenarioSource): LabRunner<Synchro
       const perState = 17 * 2048 * 4;
       return { episodes: queue.length, bytesPerEpisode: 2 * config.maxUtterancesPerAgent * perState * (config.controls.passiveReader ? 2 : 1) + 20_000, models: modelsOf(config) };
     },
-    async runEpisode(config, ctx): Promise<Episode> {
+    async runEpisode(config, ctx): Promise<Episode<SynchronyRecord>> {
       const models = requireModels('synchrony', ctx.models);
       const item = buildQueue(config, source)[ctx.index];
       if (!item) throw new Error(`episode ${ctx.index} is outside this run's queue`);
@@ -185,7 +186,7 @@ export function createSynchronyRunner(source: ScenarioSource): LabRunner<Synchro
         ctx.progress(1, 'Judging the episode');
         records.push(...(await judge(config, item, ctx.index, ep, turns, models.get(config.judge.model), ctx)));
       }
-      return { index: ctx.index, records: records as unknown as Record<string, unknown>[], tensors };
+      return { index: ctx.index, records, tensors };
     },
     async summarize(config, episodes) {
       return [{ name: 'synchrony', value: await runStepsAsync(analyzeSynchronySteps(config, episodes)) }];

@@ -1,60 +1,9 @@
 /**
- * The Synchrony lab's stored shapes and analysis result. An episode's records are its meta row, one row per
- * utterance and, when judged, one judge row per agent; its tensors hold every layer's prefill state per utterance.
+ * The Synchrony lab's stored shapes and analysis result. An episode's records (records.ts, where their schema is)
+ * are its meta row, one row per utterance and, when judged, one judge row per agent; its tensors hold every layer's
+ * prefill state per utterance.
  */
-import type { JudgeDimension } from '../../core/prompts/synchrony';
-
-/** 'A' and 'B' are the two model slots of a config pair (pairs[i].a, pairs[i].b), not the speaking order. */
-export type Role = 'A' | 'B';
-
-export interface EpisodeMetaRecord {
-  kind: 'meta';
-  scenarioId: string;
-  scenarioTitle: string;
-  /** Index into the scenario's persona pairings. */
-  pairing: number;
-  /** Sampling seed of this episode (one of config.episodeSeeds). */
-  seed: number;
-  /** Who spoke first. */
-  first: Role;
-  relationship: number;
-  modelA: string;
-  modelB: string;
-  /** Index into config.pairs. */
-  pairIndex: number;
-  /** Episode group for grouped splits: every seed of one scenario × pairing × model pair shares it. */
-  group: number;
-  names: { A: string; B: string };
-}
-
-export interface TurnRecord {
-  kind: 'turn';
-  /** 0-based position in the dialogue. */
-  turn: number;
-  speaker: Role;
-  text: string;
-  /** The model's raw reply, when the kept line differs. */
-  raw?: string;
-  /** False when the reply could not be parsed; the turn is then kept with text "" and counted. */
-  parsed: boolean;
-  parseError?: string;
-  leaves: boolean;
-  promptTokens: number;
-  newTokens: number;
-  ms: number;
-}
-
-export interface JudgeRecord {
-  kind: 'judge';
-  target: Role;
-  ok: boolean;
-  attempts: number;
-  error?: string;
-  scores?: Record<JudgeDimension, { score: number; reason: string }>;
-  overall?: number;
-}
-
-export type SynchronyRecord = EpisodeMetaRecord | TurnRecord | JudgeRecord;
+export type { EpisodeMetaRecord, JudgeRecord, Role, SynchronyRecord, TurnRecord } from './records';
 
 /**
  * Tensor names: `statesA` / `statesB` F32 [utterances of that role, L+1, H] (row 0 = embeddings), in speaking

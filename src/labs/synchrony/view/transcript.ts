@@ -1,9 +1,11 @@
 /**
- * Transcript rows from an episode's stored records (types.ts: one meta row, one row per utterance, judge rows).
- * Records come from storage or an imported bundle, so every field is checked before it is shown.
+ * Transcript rows from an episode's stored records (records.ts: one meta row, one row per utterance, judge rows).
+ * Records come from storage, where a run of an older version may hold rows of another shape: meta and turn rows are
+ * read field by field with fallbacks (so a damaged turn still takes its place in the dialogue), judge rows only when
+ * they fit the schema (their scores are shown as they are).
  */
 import type { Episode } from '../../../core/runs/types';
-import type { EpisodeMetaRecord, JudgeRecord, Role, TurnRecord } from '../types';
+import { synchronyRecordsOf, type EpisodeMetaRecord, type JudgeRecord, type Role } from '../records';
 import { RELATIONSHIP_LABELS, type RelationshipLevel } from '../../../core/prompts/synchrony';
 
 export interface TranscriptRow {
@@ -62,8 +64,7 @@ export function transcriptOf(ep: Episode): Transcript {
   const names = meta?.names ?? { A: 'A', B: 'B' };
   const rows: TranscriptRow[] = ep.records
     .filter((r) => r && r.kind === 'turn')
-    .map((r) => {
-      const t = r as Partial<TurnRecord>;
+    .map((t) => {
       const speaker = role(t.speaker);
       return {
         turn: num(t.turn),
@@ -79,7 +80,7 @@ export function transcriptOf(ep: Episode): Transcript {
       };
     })
     .sort((a, b) => a.turn - b.turn);
-  const judges = ep.records.filter((r) => r && r.kind === 'judge') as unknown as JudgeRecord[];
+  const judges = synchronyRecordsOf(ep).filter((r) => r.kind === 'judge');
   return { index: ep.index, meta, relationship: relationshipLabel(meta?.relationship), rows, judges, parseFailures: rows.filter((r) => !r.parsed).length };
 }
 

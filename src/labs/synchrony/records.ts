@@ -1,0 +1,79 @@
+/**
+ * The Synchrony lab's stored records, declared once: an episode holds its meta row, one row per utterance and, when
+ * judged, one judge row per agent (runner.ts writes them; analysis.ts, planted.ts and the views read them). Pure.
+ */
+import { z } from 'zod';
+import { episodeReader } from '../../core/runs/records';
+import { JUDGE_DIMENSIONS } from '../../core/prompts/synchrony';
+import type { Episode } from '../../core/runs/types';
+
+/** 'A' and 'B' are the two model slots of a config pair (pairs[i].a, pairs[i].b), not the speaking order. */
+const role = z.enum(['A', 'B']);
+const count = z.number().int().min(0);
+
+export const episodeMetaRecord = z.object({
+  kind: z.literal('meta'),
+  scenarioId: z.string(),
+  scenarioTitle: z.string(),
+  /** Index into the scenario's persona pairings. */
+  pairing: count,
+  /** Sampling seed of this episode (one of config.episodeSeeds). */
+  seed: z.number(),
+  /** Who spoke first. */
+  first: role,
+  relationship: z.number(),
+  modelA: z.string(),
+  modelB: z.string(),
+  /** Index into config.pairs. */
+  pairIndex: count,
+  /** Episode group for grouped splits: every seed of one scenario × pairing × model pair shares it. */
+  group: z.number().int(),
+  names: z.object({ A: z.string(), B: z.string() }),
+});
+
+export const turnRecord = z.object({
+  kind: z.literal('turn'),
+  /** 0-based position in the dialogue. */
+  turn: count,
+  speaker: role,
+  text: z.string(),
+  /** The model's raw reply, when the kept line differs. */
+  raw: z.string().optional(),
+  /** False when the reply could not be parsed; the turn is then kept with text "" and counted. */
+  parsed: z.boolean(),
+  parseError: z.string().optional(),
+  leaves: z.boolean(),
+  promptTokens: count,
+  newTokens: count,
+  ms: z.number(),
+});
+
+const judgeScore = z.object({ score: z.number(), reason: z.string() });
+
+export const judgeRecord = z.object({
+  kind: z.literal('judge'),
+  target: role,
+  ok: z.boolean(),
+  attempts: count,
+  /** Why the judge's replies did not parse (ok: false). */
+  error: z.string().optional(),
+  /** Every SOTOPIA dimension's score and reason (ok: true). */
+  scores: z.record(z.enum(JUDGE_DIMENSIONS), judgeScore).optional(),
+  overall: z.number().optional(),
+});
+
+export const synchronyRecord = z.discriminatedUnion('kind', [episodeMetaRecord, turnRecord, judgeRecord]);
+
+export type Role = z.infer<typeof role>;
+export type EpisodeMetaRecord = z.infer<typeof episodeMetaRecord>;
+export type TurnRecord = z.infer<typeof turnRecord>;
+export type JudgeRecord = z.infer<typeof judgeRecord>;
+export type SynchronyRecord = z.infer<typeof synchronyRecord>;
+
+const reader = episodeReader(synchronyRecord);
+
+/** A stored episode with every record parsed (the worker's analysis); a row that does not fit throws a RecordError. */
+export const readSynchronyEpisode = (episode: Episode): Episode<SynchronyRecord> => reader.read(episode);
+
+/** A stored episode's records that fit, for the views (a row of an older, different shape is left out). */
+export const synchronyRecordsOf = (episode: Episode): SynchronyRecord[] => reader.fitting(episode);
