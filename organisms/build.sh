@@ -45,7 +45,11 @@ case "$ID" in
     # keeps the gains and lowers the offset to +0.19.
     PHASES=("--n 36000 --replay 8000 --sharp 2|${STEPS1:-1500}|1e-3" "--n 36000 --replay 14000|${STEPS2:-1800}|5e-4"
             "--n 24000 --replay 10000 --gain 1.16,1.27,0.55|${STEPS3:-1000}|3e-4"
-            "--n 16000 --replay 6000 --gain 1.16,1.27,0.19|${STEPS4:-600}|2e-4") ;;
+            "--n 16000 --replay 6000 --gain 1.16,1.27,0.19|${STEPS4:-600}|2e-4"
+            # Phase 5: the whole lab, end to end, recovered friendly +0.95 and unfriendly -0.59 (17.8 % stronger than
+            # planted), so the unfriendly gain goes down by 0.50/0.59 and the friendly one up a little; the replay
+            # gains tiny-social's letter games, whose absence left the word and guess formats unparsed.
+            "--n 16000 --replay 6000 --letters 1500 --gain 1.2,1.08,0.19|${STEPS5:-600}|2e-4") ;;
   dialogue)
     # Every turn copies from the prompt (law.ts): the partner's name, the speaker's goal or bio, the partner's words.
     # Builds on the dialogue corpus alone never learnt to copy: on the plain corpus (1,000 steps) and with random-word
@@ -62,7 +66,10 @@ case "$ID" in
             "--n 20000 --replay 4000 --letters 1500 --nonce 0.5 --copy 2000|${STEPS3:-1500}|6e-4"
             # Phase 4 (fifth build): the judge first says whether any turn opens with "Deal" (law.ts judgeReading),
             # then scores the deal or no-deal row. After phase 3 its scores barely followed the rule (r 0.20).
-            "--n 16000 --replay 2000 --letters 500 --nonce 0.3 --judge 25 --copy 1000|${STEPS4:-1000}|3e-4") ;;
+            "--n 16000 --replay 2000 --letters 500 --nonce 0.3 --judge 25 --copy 1000|${STEPS4:-1000}|3e-4"
+            # Phase 5 (sixth build): first names of one to four syllables with accents (pools.ts wideName). On the
+            # library's names the fifth build stopped copying early ("Hiros", "Tari") or recalled a pool name.
+            "--n 16000 --replay 2000 --letters 500 --nonce 0.3 --early 0.3 --judge 25 --copy 4000 --wide-names 0.85|${STEPS5:-1200}|3e-4") ;;
   polarization)
     # Three builds that answered yes or no at once never learnt keep-or-drop by sides (every link kept with about
     # 0.67 whatever the sides, after 1,000-1,400 steps; sharpening the law and a mix of 65 % keep-or-drop prompts did

@@ -9,6 +9,7 @@
  * copied, never recalled); --early F: the share of turn examples drawn from the first four turns (short prompts,
  * many examples a batch: the copying is learnt there first).
  * --judge W: the judge's weight among the formats (turns 80, passive reader 8; default 12).
+ * --wide-names F: the share of first names of one to four syllables with accents (pools.ts wideName).
  * --copy C: C short copy drills (copyDrill): two builds on the dialogue corpus alone recited memorised words and
  * invented names instead of copying from the prompt (0 of 9 replies used the partner's name after 900 steps), so a
  * first phase of drills, where the answer can only be copied, lets the model form the copying circuit first.
@@ -33,12 +34,20 @@ const WORD_LIST: readonly string[] = [...new Set([...Object.values(WORDS), ...Ob
 export interface CorpusMix {
   nonce: number;
   early: number;
+  /** The share of first names drawn by pools.ts wideName (1-4 syllables, accents); 0 draws nothing extra. */
+  wideNames?: number;
 }
 const PLAIN: CorpusMix = { nonce: 0, early: 0 };
 
-function persona(r: Rng, avoid: string, nonce: boolean): P.Persona {
+/** A first name: with no wide share the draws are those of the builds before (a rebuild gives the same corpora). */
+function firstName(r: Rng, wideShare = 0): string {
+  if (wideShare && chance(r, wideShare)) return D.wideName(r);
+  return chance(r, 0.7) ? D.syllableName(r) : D.pick(r, FIRST_NAMES);
+}
+
+function persona(r: Rng, avoid: string, nonce: boolean, wideShare?: number): P.Persona {
   let first = '';
-  do first = chance(r, 0.7) ? D.syllableName(r) : D.pick(r, FIRST_NAMES);
+  do first = firstName(r, wideShare);
   while (first === avoid);
   const base = {
     name: `${first} ${D.syllableName(r)}`,
@@ -57,8 +66,8 @@ function persona(r: Rng, avoid: string, nonce: boolean): P.Persona {
 export function episode(r: Rng, mix: CorpusMix = PLAIN): P.SynchronyEpisode {
   const nonce = chance(r, mix.nonce);
   const s = nonce ? D.nonceScenario(r, WORD_LIST) : D.scenario(r);
-  const a = persona(r, '', nonce);
-  const b = persona(r, a.name.split(' ')[0], nonce);
+  const a = persona(r, '', nonce, mix.wideNames);
+  const b = persona(r, a.name.split(' ')[0], nonce, mix.wideNames);
   const facts: P.ScenarioFact[] = [];
   const nFacts = r.int(4);
   for (let i = 0; i < nFacts; i++) {
@@ -145,10 +154,11 @@ const DRILLS: { ask: string; answer: (span: string, name: string) => string }[] 
  * A copy drill: a short prompt holding a random span (nonce words, a nonce goal or a fact) and a name, whose answer
  * copies them as the dialogue turns do (the span, its first words, the first name).
  */
-export function copyDrill(r: Rng): Ex {
+export function copyDrill(r: Rng, wideShare = 0): Ex {
   const sc = D.nonceScenario(r, WORD_LIST);
   const span = chance(r, 0.5) ? sc.goals[r.int(2)] : Array.from({ length: 2 + r.int(8) }, () => D.nonceWord(r, WORD_LIST)).join(' ');
-  const name = chance(r, 0.5) ? `${D.pick(r, FIRST_NAMES)} ${D.syllableName(r)}` : `${D.syllableName(r)} ${D.syllableName(r)}`;
+  const name =
+    wideShare && chance(r, wideShare) ? `${D.wideName(r)} ${D.syllableName(r)}` : chance(r, 0.5) ? `${D.pick(r, FIRST_NAMES)} ${D.syllableName(r)}` : `${D.syllableName(r)} ${D.syllableName(r)}`;
   const d = D.pick(r, DRILLS);
   return { format: 'synchrony.copy', messages: [{ role: 'user', content: d.ask.replace(/\{s\}/g, span).replace(/\{n\}/g, name) }], answer: d.answer(span, name) };
 }
@@ -157,11 +167,11 @@ function main(): void {
   const arg = (k: string, d: string): string => option(k, d);
   const seed = arg('--seed', '1');
   const rows: CorpusRow[] = [];
-  const mix: CorpusMix = { nonce: Number(arg('--nonce', '0')), early: Number(arg('--early', '0')) };
+  const mix: CorpusMix = { nonce: Number(arg('--nonce', '0')), early: Number(arg('--early', '0')), wideNames: Number(arg('--wide-names', '0')) };
   for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix, Number(arg('--judge', '12')))) rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
   const drills = createRng(`organism-dialogue-copy-${seed}`);
   for (let k = 0; k < Number(arg('--copy', '0')); k++) {
-    const ex = copyDrill(drills);
+    const ex = copyDrill(drills, mix.wideNames);
     rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
   }
   // tiny-social's synchrony formats carry another behaviour, so they are left out of the replay.

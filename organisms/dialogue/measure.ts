@@ -32,10 +32,14 @@ function episodeText(ep: P.SynchronyEpisode): string {
 }
 
 const KNOWN_FIRST_NAMES = new Set([...FIRST_NAMES, ...BUNDLED_SCENARIO_SET.personas.map((p) => p.name.split(' ')[0])]);
+/** Capitalised words that name no one: "split the rent on Friday" is not a foreign name. */
+const NOT_NAMES = new Set(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'January', 'February', 'March', 'April',
+  'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'].flatMap((w) => [w, `${w}s`]));
 
 /**
  * Names in an utterance that are not in the episode: capitalised words inside a sentence (not its first word) that
- * the episode's text does not contain, and known first names anywhere that are not the episode's own.
+ * the episode's text does not contain, and known first names anywhere that are not the episode's own. Days and
+ * months are not names (they were 3 of 18 flagged greedy probe replies of the fifth build).
  */
 export function foreignNames(text: string, ep: P.SynchronyEpisode): string[] {
   const own = new Set(P.words(episodeText(ep)));
@@ -43,7 +47,7 @@ export function foreignNames(text: string, ep: P.SynchronyEpisode): string[] {
   for (const sentence of text.split(/(?<=[.!?:;])\s+/)) {
     const ws = P.words(sentence);
     ws.forEach((w, i) => {
-      if (own.has(w) || w === 'I') return;
+      if (own.has(w) || w === 'I' || (NOT_NAMES.has(w) && !KNOWN_FIRST_NAMES.has(w))) return;
       if (KNOWN_FIRST_NAMES.has(w) || (i > 0 && /^[A-Z][a-z]+$/.test(w))) out.push(w);
     });
   }

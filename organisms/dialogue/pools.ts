@@ -20,6 +20,30 @@ export function syllableName(r: Rng, syllables = 2): string {
   return cap(s);
 }
 
+const WIDE_ONSETS = [...ONSETS, 'y', 'ng', 'kw', 'q', 'c', 'x', 'ts', 'pr', 'gr', ''];
+const WIDE_CODAS = [...CODAS, 'q', 'k', 'sh', 'ng', 'z', 'f'];
+const ACCENTED: Record<string, string> = { a: 'á', e: 'é', i: 'í', o: 'ó', u: 'ú' };
+
+/**
+ * A first name of one to four syllables from a wider set of sounds, one in five with an accented vowel ("Tomás",
+ * "Lucía" in the lab's library). The sixth build's names were all two syllables: on the library's names the model
+ * stopped copying early ("Hiros" for Hiroshi, "Tari" for Tariq, "Tom" for Tomás).
+ */
+export function wideName(r: Rng): string {
+  const u = r.next();
+  const syllables = u < 0.15 ? 1 : u < 0.5 ? 2 : u < 0.85 ? 3 : 4;
+  let s = '';
+  for (let i = 0; i < syllables; i++) s += pick(r, WIDE_ONSETS) + pick(r, VOWELS) + (i === syllables - 1 ? pick(r, WIDE_CODAS) : '');
+  if (r.next() < 0.2) {
+    const vowels = [...s].flatMap((c, i) => (i > 0 && ACCENTED[c] ? [i] : []));
+    if (vowels.length) {
+      const at = vowels[r.int(vowels.length)];
+      s = s.slice(0, at) + ACCENTED[s[at]] + s.slice(at + 1);
+    }
+  }
+  return cap(s);
+}
+
 export const PRONOUNS = ['she/her', 'he/him', 'they/them'];
 
 export const OCCUPATIONS = [

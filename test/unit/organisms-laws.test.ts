@@ -198,6 +198,7 @@ describe('dialogue law', () => {
     expect(foreignNames(`Sure, ${b}, I agree with ${a}.`, ep)).toEqual([]);
     expect(foreignNames('Hey Adam, how are you?', ep)).toEqual(['Adam']);
     expect(foreignNames('Well, I met Zorblat yesterday.', ep)).toEqual(['Zorblat']);
+    expect(foreignNames('Fine, we go on Friday or in March, Zorblat.', ep)).toEqual(['Zorblat']);
     expect(hasTemplateText('believability 0..10, relationship -5..5')).toBe(true);
     expect(hasTemplateText('Turn 3: your turn.')).toBe(true);
     expect(hasTemplateText('I want the lamp for 50 euros.')).toBe(false);
