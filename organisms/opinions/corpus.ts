@@ -210,7 +210,9 @@ function main(): void {
     rows.push(...answerRows(ex.format, ex.messages, answers));
   }
   // tiny-social's opinions formats carry another law, so they are left out of the replay.
-  rows.push(...replayRows(`organism-opinions-replay-${seed}`, replay, 'opinions.'));
+  // --letters L: tiny-social's letter-game examples, which replaced its older word and guess examples (without them
+  // those two formats fell to 3 % parsed in this organism).
+  rows.push(...replayRows(`organism-opinions-replay-${seed}`, replay, 'opinions.', Number(arg('--letters', '0'))));
   writeCorpus(rows, outPath);
 }
 
