@@ -1,7 +1,7 @@
 /**
  * Parse-rate measurement for the embedded model tiny-social:
  *   npx tsx models/tiny-social/parse-rate.ts [--n 30] [--dtype fp32] [--seed 7] [--model tiny-social] [--doc docs/embedded-model.md]
- * (--model organism-opinions --doc models/organism-opinions/model-card.md measures a model organism's formats)
+ * (--model organism-opinions measures a model organism's formats into its model card)
  * Loads the committed model through @huggingface/transformers in Node (onnxruntime-node, CPU, local files only),
  * generates answers for fresh prompts built from the held-out pools (split "test", never used in training), with
  * sampling (temperature 0.7, seeded) and greedy, parses them with src/core/prompts and writes the table into
@@ -26,7 +26,8 @@ const dtype = arg('--dtype', 'fp32') as 'fp32' | 'q4';
 const seed = arg('--seed', '7');
 const only = arg('--only', '');
 const modelId = arg('--model', 'tiny-social');
-const docFile = arg('--doc', 'docs/embedded-model.md');
+// Each model's own page by default: a run on an organism must not overwrite tiny-social's table.
+const docFile = arg('--doc', modelId === 'tiny-social' ? 'docs/embedded-model.md' : `models/${modelId}/model-card.md`);
 
 const MAX_NEW: Record<string, number> = {
   'synchrony.turn': 60, 'synchrony.judge': 230, 'opinions.message.subjective': 50, 'opinions.message.objective': 50,
