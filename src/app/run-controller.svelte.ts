@@ -128,7 +128,19 @@ export class RunController {
         this.active = meta;
       }
       this.loopStart = { time: performance.now(), fraction: meta.episodesDone / Math.max(1, meta.episodesTotal) };
-      const stored = meta.episodesDone ? await store.episodes(meta.id) : [];
+      let stored = meta.episodesDone ? await store.episodes(meta.id) : [];
+      // A stored record that no longer fits the lab's schema (damaged in storage) is not read: that episode and the
+      // ones after it (which may carry its state on) are run again from their seeds, so they come out as before.
+      const damaged = lab.firstDamaged(stored);
+      if (damaged) {
+        const again = meta.episodesDone - damaged.index;
+        meta = await store.truncateRun(meta.id, damaged.index);
+        meta = await store.updateRun(meta.id, { status: 'running' });
+        this.active = meta;
+        stored = stored.slice(0, damaged.index);
+        this.loopStart = { time: performance.now(), fraction: meta.episodesDone / Math.max(1, meta.episodesTotal) };
+        this.note = `A stored record of this run was damaged (${damaged.problem}). Episode ${damaged.index + 1}${again > 1 ? ` and the ${again - 1} after it are` : ' is'} run again from ${again > 1 ? 'their seeds' : 'its seed'}; the ${damaged.index} before it are kept.`;
+      }
       this.episodes = stored;
       let previous = stored[stored.length - 1];
       while (meta.episodesDone < meta.episodesTotal) {
@@ -153,7 +165,9 @@ export class RunController {
         } catch (e) {
           if ((e instanceof WorkerCrashed || e instanceof WorkerCrashedError) && crashes < MAX_CRASH_RETRIES) {
             crashes++;
-            this.note = `${e.message} Resuming from episode ${index + 1} of ${meta.episodesTotal}.`;
+            // The episode under way is dropped and run again from its seed, so it comes out as if nothing happened.
+            const what = e instanceof WorkerCrashedError ? `The worker of model ${e.key.split('#')[0]} crashed (${e.detail}); it was loaded again.` : e.message;
+            this.note = `${what} Resuming from episode ${index + 1} of ${meta.episodesTotal}.`;
             if (e instanceof WorkerCrashedError) meta = await this.loadModels(meta, modelIds);
             continue;
           }

@@ -25,6 +25,8 @@ export async function ensureRunModels(
 ): Promise<RunnerModelSet> {
   const set = new RunnerModelSet();
   for (const id of new Set(ids)) {
+    // A crashed worker of this model is gone for good: forget it, so the status bar and the next run see only live ones.
+    for (const h of client.handles()) if (h.model === id && h.isCrashed) client.unload(h.key);
     let handle = client.handles().find((h) => matches(h, id, runtime));
     if (!handle) {
       const device = (runtime.device ?? 'auto') as Device;

@@ -21,6 +21,14 @@ export const runController = new RunController(runStore, computeHost, modelClien
 (globalThis as Record<string, unknown>).__socialMindsLab = {
   crashComputeWorker: () => computeHost.call((api) => api.crashForTest()),
   killComputeWorker: () => computeHost.rawWorker.terminate(),
+  /** Stops the first live model worker with no event, as a browser that kills it for memory does; returns its key. */
+  killModelWorker: () => {
+    const handle = modelClient.handles().find((h) => !h.isCrashed);
+    handle?.killSilentlyForTest();
+    return handle?.key ?? null;
+  },
+  /** Shorter liveness timings for model workers loaded after this call (tests). */
+  setModelLiveness: (timings: { pingIntervalMs?: number; pingTimeoutMs?: number; busyTimeoutMs?: number }) => modelClient.setLiveness(timings),
   runController,
   /** Read-only: a stored run's derived results (tests compare them with a headless run of the same link). */
   runResults: async (runId: string) => (await runStore()).results(runId),

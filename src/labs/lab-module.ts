@@ -100,6 +100,8 @@ export interface OpenLab extends LabRunner<unknown> {
   summarize(raw: unknown, episodes: readonly Episode[]): Promise<Summary>;
   /** What to draw while the run goes; null when the lab draws nothing live, the config does not parse or a record does not fit. */
   livePlot(raw: unknown, episodes: readonly Episode[]): LivePlot | null;
+  /** The first stored episode with a record that does not fit the lab's schema (damaged in storage), or null. */
+  firstDamaged(episodes: readonly Episode[]): { index: number; problem: string } | null;
 }
 
 export function openLab<S extends z.ZodObject, N extends LabName, R extends StoredRecord>(module: LabModule<S, N, R>): OpenLab {
@@ -123,6 +125,17 @@ export function openLab<S extends z.ZodObject, N extends LabName, R extends Stor
     plan: (raw) => runner.plan(parse(raw)),
     runEpisode: (raw, ctx) => runner.runEpisode(parse(raw), { ...ctx, previous: ctx.previous && reader.read(ctx.previous) }),
     summarize: async (raw, episodes) => await runner.summarize(parse(raw), episodes.map(reader.readStored)),
+    firstDamaged: (episodes) => {
+      for (const e of episodes) {
+        try {
+          reader.readStored(e);
+        } catch (err) {
+          if (err instanceof RecordError) return { index: e.index, problem: err.message };
+          throw err;
+        }
+      }
+      return null;
+    },
     livePlot: (raw, episodes) => {
       if (!runner.livePlot) return null;
       const parsed = definition.schema.safeParse(raw);

@@ -1,6 +1,7 @@
 /**
  * Main-thread client for model workers: one worker per loaded model. It spawns and terminates workers, detects a
- * crashed worker (an error event, or no answer to a ping while idle), reports it and lets the caller restart it,
+ * crashed worker (an error event; no answer to a ping while idle; or, while a call is in flight, no answer for
+ * `busyTimeoutMs`: a browser that kills a worker for memory sends no event), reports it and lets the caller restart it,
  * and keeps a small registry of loaded models (id, backend, dtype, status) that the status bar can subscribe to.
  */
 import * as Comlink from 'comlink';
@@ -33,7 +34,8 @@ export interface LoadedModelEntry extends Partial<LoadedModelInfo> {
 export class WorkerCrashedError extends Error {
   constructor(
     readonly key: string,
-    detail: string,
+    /** What was seen, in words: "uncaught error in the worker", "no answer for 180 s while it was working …". */
+    readonly detail: string,
   ) {
     super(`The worker for model ${key} crashed: ${detail}. Restart it with restart("${key}").`);
     this.name = 'WorkerCrashedError';
@@ -93,6 +95,11 @@ export interface ClientOptions {
   spawn?: () => Worker;
   pingIntervalMs?: number;
   pingTimeoutMs?: number;
+  /**
+   * While a call is in flight the worker may be inside one long forward pass and unable to answer (a long prefill on
+   * wasm), so it is taken as dead only when no ping has been answered for this long (default 180 s).
+   */
+  busyTimeoutMs?: number;
   registry?: LoadedModels;
 }
 
@@ -109,6 +116,9 @@ export class ModelHandle {
   private crashed: WorkerCrashedError | null = null;
   private unloaded = false;
   private crashWaiters = new Set<(e: Error) => void>();
+  private pinging = false;
+  /** When the worker last answered a ping (or was spawned). */
+  private lastAnswer = Date.now();
   info: LoadResult | null = null;
 
   constructor(
@@ -143,10 +153,24 @@ export class ModelHandle {
   }
 
   private async ping(): Promise<void> {
-    if (this.crashed || this.unloaded || this.inFlight > 0) return; // a long generate legitimately keeps the worker busy
+    if (this.crashed || this.unloaded || this.pinging) return;
+    this.pinging = true;
     const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), this.opts.pingTimeoutMs));
     const answer = await Promise.race([this.api.ping().catch(() => 'error' as const), timeout]);
-    if (answer !== 'pong' && this.inFlight === 0) this.crash(answer === 'timeout' ? `no answer to a ping within ${this.opts.pingTimeoutMs} ms` : 'ping failed');
+    this.pinging = false;
+    if (answer === 'pong') {
+      this.lastAnswer = Date.now();
+      return;
+    }
+    if (this.inFlight === 0) return this.crash(answer === 'timeout' ? `no answer to a ping within ${this.opts.pingTimeoutMs} ms` : 'ping failed');
+    // Busy: a long forward pass may keep the worker from answering, but not for ever.
+    const silent = Date.now() - this.lastAnswer;
+    if (silent >= this.opts.busyTimeoutMs) this.crash(`no answer for ${Math.round(silent / 1000)} s while it was working (the browser may have stopped it, for example for memory)`);
+  }
+
+  /** Test hook: stops the worker the way a browser kills one (for memory, say), with no event; liveness must notice. */
+  killSilentlyForTest(): void {
+    this.worker.terminate();
   }
 
   /** Runs a worker call; rejects with WorkerCrashedError if the worker dies meanwhile. */
@@ -221,12 +245,18 @@ export class ModelClient {
       spawn: options.spawn ?? defaultSpawn,
       pingIntervalMs: options.pingIntervalMs ?? 10_000,
       pingTimeoutMs: options.pingTimeoutMs ?? 20_000,
+      busyTimeoutMs: options.busyTimeoutMs ?? 180_000,
       registry: options.registry ?? loadedModels,
     };
   }
 
   get registry(): LoadedModels {
     return this.opts.registry;
+  }
+
+  /** Liveness timings for workers spawned from now on (tests shorten them to see a dead worker quickly). */
+  setLiveness(timings: Partial<Pick<ClientOptions, 'pingIntervalMs' | 'pingTimeoutMs' | 'busyTimeoutMs'>>): void {
+    Object.assign(this.opts, timings);
   }
 
   /** Loads a model in a new worker. Rejects (and terminates the worker) if loading fails. */

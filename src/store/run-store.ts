@@ -105,6 +105,30 @@ export class RunStore {
     return [...byIndex.values()].sort((a, b) => a.index - b.index);
   }
 
+  /**
+   * Forgets episode `from` and every one after it, with the run's derived results, in one transaction, so that the
+   * run can be resumed from there (a damaged stored record is run again from its seed instead of being read).
+   */
+  async truncateRun(runId: string, from: number): Promise<RunMeta> {
+    return this.guard('the repaired run', async () => {
+      const tx = this.db.transaction(['runs', 'episodes', 'tensors', 'results'], 'readwrite');
+      tx.done.catch(() => undefined);
+      const meta = await tx.objectStore('runs').get(runId);
+      if (!meta) throw new Error(`run ${runId} does not exist`);
+      const next: RunMeta = { ...meta, episodesDone: Math.min(meta.episodesDone, from), status: 'paused', updatedAt: new Date().toISOString() };
+      const episodeKeys = (await tx.objectStore('episodes').index('byRun').getAllKeys(runId)).filter(([, index]) => index >= from);
+      const tensorKeys = (await tx.objectStore('tensors').index('byRun').getAllKeys(runId)).filter(([, episode]) => episode >= from);
+      const resultKeys = await tx.objectStore('results').index('byRun').getAllKeys(runId);
+      await allOrNothing(tx, (writes) => {
+        for (const k of episodeKeys) writes.push(tx.objectStore('episodes').delete(k));
+        for (const k of tensorKeys) writes.push(tx.objectStore('tensors').delete(k));
+        for (const k of resultKeys) writes.push(tx.objectStore('results').delete(k));
+        writes.push(tx.objectStore('runs').put(next));
+      });
+      return next;
+    });
+  }
+
   async putResult(runId: string, name: string, value: unknown): Promise<void> {
     await this.guard(`the result "${name}"`, () => this.db.put('results', { runId, name, value, updatedAt: new Date().toISOString() }));
   }

@@ -144,6 +144,45 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
+  it('a record damaged in storage is named on export, and Repair runs it again to the same numbers', async () => {
+    const { page, errors } = await openPage(browser, slowRunLink(3, 200));
+    await page.getByRole('button', { name: /^Run \(3 episodes\)/ }).click();
+    await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
+    const runId = (await page.locator('[data-run-status]').getAttribute('data-run-id'))!;
+    /** The run's stored episodes and results, straight from IndexedDB. */
+    const stored = () =>
+      page.evaluate(async (id) => {
+        const db = await new Promise<IDBDatabase>((ok, fail) => Object.assign(indexedDB.open('social-minds-lab'), { onsuccess(this: IDBOpenDBRequest) { ok(this.result); }, onerror: fail }));
+        const all = (store: string) => new Promise<unknown[]>((ok) => Object.assign(db.transaction(store).objectStore(store).index('byRun').getAll(id), { onsuccess(this: IDBRequest) { ok(this.result); } }));
+        const [episodes, results] = [await all('episodes'), await all('results')];
+        db.close();
+        return { episodes: JSON.stringify((episodes as { index: number; records: unknown[] }[]).map((e) => [e.index, e.records])), results: JSON.stringify((results as { name: string; value: unknown }[]).map((r) => [r.name, r.value])) };
+      }, runId);
+    const before = await stored();
+    // Damage episode 2's first record in place: every field becomes a string.
+    await page.evaluate(async (id) => {
+      const db = await new Promise<IDBDatabase>((ok, fail) => Object.assign(indexedDB.open('social-minds-lab'), { onsuccess(this: IDBOpenDBRequest) { ok(this.result); }, onerror: fail }));
+      const store = db.transaction('episodes', 'readwrite').objectStore('episodes');
+      const ep = await new Promise<{ records: Record<string, unknown>[] }>((ok) => Object.assign(store.get([id, 1]), { onsuccess(this: IDBRequest) { ok(this.result); } }));
+      ep.records[0] = Object.fromEntries(Object.keys(ep.records[0]).map((k) => [k, 'damaged']));
+      await new Promise((ok) => Object.assign(store.put(ep), { onsuccess: ok }));
+      db.close();
+    }, runId);
+    await page.goto(`${baseUrl()}#/runs`);
+    const row = page.locator(`tr[data-run-id="${runId}"]`);
+    await row.getByRole('button', { name: 'Export' }).click();
+    await page.getByRole('alert').filter({ hasText: /was not exported: a stored record is damaged \(episode 1, record 1: .+\)\. Repair runs episode 2/ }).waitFor();
+    await row.getByRole('button', { name: 'Repair' }).click();
+    await page.getByRole('status').filter({ hasText: /A stored record of this run was damaged .*Episode 2 and the 1 after it are run again/ }).waitFor({ timeout: 30_000 });
+    await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
+    // The repaired run holds exactly what the undamaged one did: no episode lost, none twice, the same results.
+    const after = await stored();
+    expect(after.episodes).toBe(before.episodes);
+    expect(after.results).toBe(before.results);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('keeps the main thread within its long-task budget while a run goes', async () => {
     const { page } = await openPage(browser, slowRunLink(3, 300));
     await page.getByRole('button', { name: /^Run \(3 episodes\)/ }).waitFor();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { FLAVOURS, launch, openPage } from './setup/browser';
-import { runAndWait, storedResult } from './setup/runs';
+import { FLAVOURS, launch, openPage, waitFor } from './setup/browser';
+import { runAndWait, runState, storedResult } from './setup/runs';
 import { encodeLinkFragment } from '../../src/core/config';
 import { validateConfig } from '../../src/core/config/validate';
 import { synchronyLab } from '../../src/labs/synchrony/config';
@@ -107,11 +107,19 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  it.runIf(flavour === 'wasm')('the headless run of the same link on wasm gives the same transcripts and SyncR²', async () => {
+  // The model worker is killed mid-run the way a browser kills one (for memory, say): no event, it just stops. The
+  // page must notice, load the model again, rerun the episode under way, and end with exactly the uninterrupted run.
+  it.runIf(flavour === 'wasm')('the headless run of the same link on wasm gives the same transcripts and SyncR², even with the model worker killed mid-run', async () => {
     const config = studyConfig('wasm');
     const { page } = await openPage(browser, encodeLinkFragment(synchronyLab, config));
     await page.getByRole('heading', { name: 'Synchrony', level: 1 }).waitFor();
-    const state = await runAndWait(page, 6);
+    type Hooks = { __socialMindsLab: { setModelLiveness(t: object): void; killModelWorker(): string | null } };
+    await page.evaluate(() => (window as unknown as Hooks).__socialMindsLab.setModelLiveness({ pingTimeoutMs: 1000, busyTimeoutMs: 3000 }));
+    const running = runAndWait(page, 6);
+    await waitFor(page, async () => (await runState(page)).done >= 2, 120_000);
+    expect(await page.evaluate(() => (window as unknown as Hooks).__socialMindsLab.killModelWorker())).toMatch(/^tiny-social#/);
+    await page.getByRole('status').filter({ hasText: /crashed.*no answer.*Resuming from episode/ }).waitFor({ timeout: 60_000 });
+    const state = await running;
     const inBrowser = await storedAnalysis(page, state.id!);
     const browserTurns = await page.evaluate(() =>
       (window as unknown as { __socialMindsLab: { runController: { episodes: { records: { kind: string; text?: string }[] }[] } } }).__socialMindsLab.runController.episodes.map((e) =>

@@ -84,6 +84,23 @@ describe('RunStore', () => {
     expect((await store.episodes('b')).length).toBe(1);
   });
 
+  it('truncates a run from an episode on (a damaged record is run again), leaving other runs and earlier episodes', async () => {
+    await store.putRun(meta('t'));
+    await store.putRun(meta('u'));
+    for (const k of [0, 1, 2]) await store.appendEpisode('t', episode(k));
+    await store.appendEpisode('u', episode(0));
+    await store.putResult('t', 'fit', { value: 1 });
+    const cut = await store.truncateRun('t', 1);
+    expect(cut).toMatchObject({ episodesDone: 1, status: 'paused' });
+    const eps = await store.episodes('t');
+    expect(eps.map((e) => e.index)).toEqual([0]);
+    expect(Object.keys(eps[0].tensors)).toEqual(['states']);
+    expect(await store.results('t')).toEqual([]);
+    expect((await store.episodes('u')).length).toBe(1);
+    await store.appendEpisode('t', episode(1)); // and the run goes on from there
+    expect((await store.getRun('t'))!.episodesDone).toBe(2);
+  });
+
   it('exports a bundle that imports back identically', async () => {
     await store.putRun(meta('x'));
     await store.appendEpisode('x', episode(0));

@@ -207,4 +207,38 @@ describe('model client crash detection (fake worker)', () => {
     unbind();
     expect(registry.list()).toEqual([]);
   });
+
+  it('a worker that dies silently mid-generate fails the call after busyTimeoutMs; a busy one that answers does not', async () => {
+    const Comlink = await import('comlink');
+    let dead = false;
+    let finish: (v: unknown) => void = () => undefined;
+    const spawn = () => {
+      const { port1, port2 } = new MessageChannel();
+      const fakeApi = {
+        // A killed worker answers nothing; a busy one answers its pings between tokens.
+        ping: () => (dead ? new Promise(() => undefined) : Promise.resolve('pong')),
+        load: async () => ({ id: 'tiny-social', backend: 'wasm', dtype: 'fp32', reason: '', numLayers: 6, hiddenSize: 192, tapStyles: ['optimum'], warnings: [], loadMs: 1 }),
+        generate: () => new Promise((r) => (finish = r)),
+      };
+      Comlink.expose(fakeApi, port2 as unknown as Parameters<typeof Comlink.expose>[1]);
+      return Object.assign(port1, { terminate: () => (port1.close(), port2.close()) }) as unknown as Worker;
+    };
+    const registry = new LoadedModels();
+    const client = new ModelClient({ spawn, registry, pingIntervalMs: 10, pingTimeoutMs: 30, busyTimeoutMs: 150 });
+    const h = await client.load('tiny-social', {});
+    // Busy for four times the busy timeout, answering pings: alive, and the reply arrives.
+    const slow = h.generate({ prompt: 'x' });
+    await new Promise((r) => setTimeout(r, 600));
+    expect(registry.list()[0].status).toBe('ready');
+    finish({ text: 'done' });
+    await expect(slow).resolves.toMatchObject({ text: 'done' });
+    // Killed mid-generate with no event: the call fails with WorkerCrashedError instead of hanging for ever.
+    const t0 = Date.now();
+    const stuck = h.generate({ prompt: 'x' });
+    dead = true;
+    await expect(stuck).rejects.toThrow(/while it was working/);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+    expect(registry.list()[0].status).toBe('crashed');
+    client.unloadAll();
+  });
 });
