@@ -123,11 +123,6 @@ export class RunController {
     try {
       // Inside the try: a stored config that no longer parses fails the run instead of leaving the page busy.
       const modelIds = lab.plan(meta.config).models;
-      if (modelIds.length) {
-        meta = await this.loadModels(meta, modelIds);
-        this.active = meta;
-      }
-      this.loopStart = { time: performance.now(), fraction: meta.episodesDone / Math.max(1, meta.episodesTotal) };
       let stored = meta.episodesDone ? await store.episodes(meta.id) : [];
       // A stored record that no longer fits the lab's schema (damaged in storage) is not read: that episode and the
       // ones after it (which may carry its state on) are run again from their seeds, so they come out as before.
@@ -138,9 +133,14 @@ export class RunController {
         meta = await store.updateRun(meta.id, { status: 'running' });
         this.active = meta;
         stored = stored.slice(0, damaged.index);
-        this.loopStart = { time: performance.now(), fraction: meta.episodesDone / Math.max(1, meta.episodesTotal) };
         this.note = `A stored record of this run was damaged (${damaged.problem}). Episode ${damaged.index + 1}${again > 1 ? ` and the ${again - 1} after it are` : ' is'} run again from ${again > 1 ? 'their seeds' : 'its seed'}; the ${damaged.index} before it are kept.`;
       }
+      // Models only when episodes remain: a run that stopped while its results were computed needs none.
+      if (modelIds.length && meta.episodesDone < meta.episodesTotal) {
+        meta = await this.loadModels(meta, modelIds);
+        this.active = meta;
+      }
+      this.loopStart = { time: performance.now(), fraction: meta.episodesDone / Math.max(1, meta.episodesTotal) };
       this.episodes = stored;
       let previous = stored[stored.length - 1];
       while (meta.episodesDone < meta.episodesTotal) {
@@ -182,20 +182,42 @@ export class RunController {
         this.episodes = [...this.episodes, episode];
         previous = episode;
       }
-      const episodes = await store.episodes(meta.id);
-      const results = await this.host.call((api) => api.summarize(meta.lab, meta.config, episodes));
-      for (const r of results) await store.putResult(meta.id, r.name, r.value);
+      await this.storeResults(store, meta);
       meta = await store.updateRun(meta.id, { status: 'done' });
       this.fraction = 1;
     } catch (e) {
       const message = e instanceof StorageFullError ? e.message : `The run stopped: ${(e as Error).message}. Stored episodes are kept; resume it from the run list.`;
       this.error = message;
-      meta = await store.updateRun(meta.id, { status: e instanceof StorageFullError ? 'paused' : 'failed', error: message });
+      try {
+        meta = await store.updateRun(meta.id, { status: e instanceof StorageFullError ? 'paused' : 'failed', error: message });
+      } catch (statusError) {
+        // Storage that stays full refuses this small write too: the run keeps its stored status ("running"), which
+        // the run list shows as interrupted, with Resume. Say so instead of leaving an unhandled rejection.
+        this.error = `${message} (Its status could not be saved either: ${(statusError as Error).message} The run list will show it as interrupted; resume it from there.)`;
+      }
     } finally {
       this.active = meta;
       this.busy = false;
       this.live = null;
     }
+  }
+
+  /** The run's results, computed from its stored episodes in the compute worker, and stored. */
+  private async storeResults(store: RunStore, meta: RunMeta): Promise<void> {
+    const episodes = await store.episodes(meta.id);
+    const results = await this.host.call((api) => api.summarize(meta.lab, meta.config, episodes));
+    for (const r of results) await store.putResult(meta.id, r.name, r.value);
+  }
+
+  /**
+   * Computes a finished run's results again from its records (an imported run: its results.json is not trusted,
+   * since a view reads results without checking their shape). Runs beside an active run; it only uses the compute worker.
+   */
+  async recomputeResults(runId: string): Promise<void> {
+    const store = await this.store();
+    const meta = await store.getRun(runId);
+    if (!meta) throw new Error(`run ${runId} does not exist`);
+    await this.storeResults(store, meta);
   }
 
   private async loadModels(meta: RunMeta, ids: string[]): Promise<RunMeta> {

@@ -144,6 +144,40 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
+  it('storage that fills mid-run stops the run with a clear message, keeps every stored episode, and resumes', async () => {
+    const { page, errors } = await openPage(browser, slowRunLink(4, 1500));
+    await page.getByRole('button', { name: /^Run \(4 episodes\)/ }).click();
+    await waitFor(page, async () => (await runStatus(page)).done >= 1);
+    // From now on every IndexedDB write fails as a full disk does: the episode and then the status write too.
+    await page.evaluate(() => {
+      const put = IDBObjectStore.prototype.put;
+      (window as unknown as { __realPut: typeof put }).__realPut = put;
+      IDBObjectStore.prototype.put = function () {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      };
+    });
+    const alert = page.getByRole('alert').filter({ hasText: /storage for this site is full/ });
+    await alert.waitFor({ timeout: 60_000 });
+    expect(await alert.textContent()).toMatch(/Everything stored before it is intact.*Its status could not be saved either.*interrupted; resume it from there/);
+    // Space again (the user deleted old runs): the run list offers Resume, and the run ends with all four, none twice.
+    await page.evaluate(() => {
+      IDBObjectStore.prototype.put = (window as unknown as { __realPut: typeof IDBObjectStore.prototype.put }).__realPut;
+    });
+    await page.goto(`${baseUrl()}#/runs`);
+    const row = page.locator('tr[data-run-id]').first();
+    await row.getByText('interrupted').waitFor();
+    const storedBefore = Number((await row.locator('td').nth(3).textContent())!.split('/')[0]);
+    expect(storedBefore).toBeGreaterThanOrEqual(1);
+    await row.getByRole('button', { name: 'Resume' }).click();
+    await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
+    const indices = await page.evaluate(() =>
+      (window as unknown as { __socialMindsLab: { runController: { episodes: { index: number }[] } } }).__socialMindsLab.runController.episodes.map((e) => e.index),
+    );
+    expect(indices).toEqual([0, 1, 2, 3]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('a record damaged in storage is named on export, and Repair runs it again to the same numbers', async () => {
     const { page, errors } = await openPage(browser, slowRunLink(3, 200));
     await page.getByRole('button', { name: /^Run \(3 episodes\)/ }).click();

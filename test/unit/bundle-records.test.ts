@@ -61,6 +61,26 @@ describe('bundle records are checked with the lab schema', async () => {
     expect(() => readBundle(bad, LAB_MODULES)).toThrow(`records.jsonl line ${state}: pending[0].text: expected string, got 42`);
   });
 
+  it('refuses run.json and results.json fields of the wrong type instead of coercing them', () => {
+    expect(() => readBundle(withRun(bytes, { episodesTotal: 'many' }), LAB_MODULES)).toThrow('run.json: episodesTotal: expected number, got "many"');
+    expect(() => readBundle(withRun(bytes, { id: {} }), LAB_MODULES)).toThrow('run.json: id: expected string, got object');
+    expect(() => readBundle(withRun(bytes, { status: 'exploded' }), LAB_MODULES)).toThrow(/run\.json: status: expected one of .*"done".*got "exploded"/);
+    const files = unzipSync(bytes);
+    files['results.json'] = strToU8(JSON.stringify([{ name: 5, value: {} }]));
+    expect(() => readBundle(zipSync(files), LAB_MODULES)).toThrow('results.json: [0].name: expected string, got 5');
+    files['results.json'] = strToU8(JSON.stringify({ summary: 1 }));
+    expect(() => readBundle(zipSync(files), LAB_MODULES)).toThrow('results.json is not a list');
+  });
+
+  it('reads records.jsonl line by line, with or without a final newline and with blank lines', () => {
+    const files = unzipSync(bytes);
+    const text = strFromU8(files['records.jsonl']);
+    for (const variant of [text.trimEnd(), text.replace('\n', '\n\n\n'), `\n${text}`]) {
+      files['records.jsonl'] = strToU8(variant);
+      expect(readBundle(zipSync(files), LAB_MODULES).episodes.map((e) => e.records)).toEqual(bundle.episodes.map((e) => e.records));
+    }
+  });
+
   it('refuses a missing required field, and a kind the lab never writes', () => {
     const missing = withRows(bytes, (row, line) => {
       if (line !== epoch) return row;

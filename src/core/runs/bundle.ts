@@ -1,4 +1,5 @@
 import { strFromU8, strToU8, unzipSync, zipSync, type Unzipped } from 'fflate';
+import { z } from 'zod';
 import { readSafetensors, writeSafetensors, type SafeTensor } from '../safetensors';
 import { validateConfig } from '../config/validate';
 import type { LabDefinition } from '../config/lab-definition';
@@ -52,6 +53,29 @@ export function writeBundle(bundle: RunBundle): Uint8Array {
 }
 
 export class BundleError extends Error {}
+
+/** run.json as written: wrong types are refused by field, not coerced (an id of `{}` would become "[object Object]"). */
+const RUN_JSON = z.looseObject({
+  id: z.string().max(200).optional(),
+  backend: z.string().max(200).nullable().optional(),
+  dtype: z.string().max(50).nullable().optional(),
+  status: z.enum(['running', 'paused', 'done', 'failed', 'cancelled']).optional(),
+  episodesTotal: z.number().int().nonnegative().optional(),
+  createdAt: z.string().max(100).optional(),
+  recordsVersion: z.unknown().optional(),
+});
+/** results.json: a list of named results. What a result holds is the lab's to say; the page computes them again. */
+const RESULTS_JSON = z.array(z.object({ name: z.string().max(200), value: z.unknown(), updatedAt: z.string().max(100) }));
+
+/** The lines of a UTF-8 file, decoded one at a time: a records.jsonl too large for one string is still read. */
+function* utf8Lines(bytes: Uint8Array): Generator<string> {
+  for (let start = 0; start < bytes.length; ) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl < 0 ? bytes.length : nl;
+    yield strFromU8(bytes.subarray(start, end));
+    start = end + 1;
+  }
+}
 
 function readJson(files: Unzipped, name: string): unknown {
   const bytes = files[name];
@@ -113,6 +137,8 @@ export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBu
         : `run.json is not a ${BUNDLE_FORMAT} file`,
     );
   }
+  const runChecked = checkRecord(RUN_JSON, meta);
+  if (!runChecked.ok) throw new BundleError(`run.json: ${runChecked.problem}`);
   const env = readJson(files, 'config.json') as { lab?: string; v?: number; config?: unknown };
   const lab = labs.find((l) => l.definition.name === env.lab);
   if (!lab) throw new BundleError(`config.json names an unknown lab "${String(env.lab).slice(0, 40)}"`);
@@ -128,9 +154,10 @@ export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBu
     return ep;
   };
   const upgrade = recordsUpgrade(lab, meta.recordsVersion);
-  const jsonl = files['records.jsonl'] ? strFromU8(files['records.jsonl']) : '';
-  jsonl.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
+  let i = -1;
+  for (const line of utf8Lines(files['records.jsonl'] ?? new Uint8Array())) {
+    i++;
+    if (!line.trim()) continue;
     const parsed = parseJson(line);
     if (!parsed.ok || !parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
       throw new BundleError(`records.jsonl line ${i + 1} is not a JSON object`);
@@ -144,7 +171,7 @@ export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBu
     // Kept as written (the parsed copy would list its fields in the schema's order), so that a bundle written again
     // from an import is the same file; whoever reads the rows typed parses them again (the opened lab does).
     episode(Number(index)).records.push(current);
-  });
+  }
   if (files['tensors.safetensors']) {
     let tensors;
     try {
@@ -158,8 +185,11 @@ export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBu
       episode(Number(m[1])).tensors[m[2]] = t;
     }
   }
-  const results = files['results.json'] ? (readJson(files, 'results.json') as RunResult[]) : [];
-  if (!Array.isArray(results)) throw new BundleError('results.json is not a list');
+  const rawResults = files['results.json'] ? readJson(files, 'results.json') : [];
+  if (!Array.isArray(rawResults)) throw new BundleError('results.json is not a list');
+  const resultsChecked = checkRecord(RESULTS_JSON, rawResults);
+  if (!resultsChecked.ok) throw new BundleError(`results.json: ${resultsChecked.problem}`);
+  const results: RunResult[] = resultsChecked.value;
   const sorted = [...episodes.values()].sort((a, b) => a.index - b.index);
   sorted.forEach((ep, i) => {
     if (ep.index !== i) throw new BundleError(`episode ${i} is missing (episodes must be numbered 0, 1, 2, … without gaps)`);
