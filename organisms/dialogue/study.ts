@@ -32,6 +32,8 @@ export interface StudyResult {
   real: { syncR2: number; se: number } | null;
   contrasts: SyncContrast[];
   seconds: number;
+  /** The scored episodes, for a reader who wants to see the turns behind the rates. */
+  scored: ScoredEpisode[];
 }
 
 export function studyConfig(s: StudySetup): SynchronyConfig {
@@ -70,5 +72,5 @@ export async function runStudy(setup: StudySetup, models: RunnerModels): Promise
   });
   const analysis = bundle.results.find((r) => r.name === 'synchrony')?.value as SynchronyAnalysis | undefined;
   const sync = analysis ? syncContrasts(analysis) : { real: null, contrasts: [] };
-  return { setup, episodes: bundle.episodes.length, quality: dialogueQuality(scored), real: sync.real, contrasts: sync.contrasts, seconds: (performance.now() - t0) / 1000 };
+  return { setup, episodes: bundle.episodes.length, quality: dialogueQuality(scored), real: sync.real, contrasts: sync.contrasts, seconds: (performance.now() - t0) / 1000, scored };
 }

@@ -133,14 +133,22 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  it('a crashed compute worker is detected, restarted, and the run completes', async () => {
+  it('a crashed, then a killed, compute worker is detected, restarted, and the run completes with every episode once', async () => {
     const { page } = await openPage(browser, slowRunLink(4, 3000));
     await page.getByRole('button', { name: /^Run \(4 episodes\)/ }).click();
     await waitFor(page, async () => (await runStatus(page)).done >= 1);
     await page.evaluate(() => (window as unknown as { __socialMindsLab: { crashComputeWorker(): void } }).__socialMindsLab.crashComputeWorker());
     await page.getByRole('status').filter({ hasText: /crashed.*Resuming from episode/ }).waitFor({ timeout: 30_000 });
+    // Then killed outright, as a browser kills a worker for memory: no event, only the heartbeat notices.
+    await waitFor(page, async () => (await runStatus(page)).done >= 2);
+    await page.evaluate(() => (window as unknown as { __socialMindsLab: { killComputeWorker(): void } }).__socialMindsLab.killComputeWorker());
+    await page.getByRole('status').filter({ hasText: /stopped answering.*Resuming from episode/ }).waitFor({ timeout: 30_000 });
     await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
     expect((await runStatus(page)).done).toBe(4);
+    const indices = await page.evaluate(() =>
+      (window as unknown as { __socialMindsLab: { runController: { episodes: { index: number }[] } } }).__socialMindsLab.runController.episodes.map((e) => e.index),
+    );
+    expect(indices).toEqual([0, 1, 2, 3]);
     await page.context().close();
   });
 
