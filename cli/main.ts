@@ -29,7 +29,7 @@ export async function main(argv: string[]): Promise<number> {
       strict: true,
       options: { json: { type: 'boolean', default: false }, ...(command.options ?? {}) },
     });
-    return await command.run({ positionals, values: values as never, json: Boolean(values.json), out, err });
+    return await command.run({ positionals, values, json: Boolean(values.json), out, err });
   } catch (e) {
     if (e instanceof CliUsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       err(`${name}: ${(e as Error).message}\nUsage: ${command.usage}`);

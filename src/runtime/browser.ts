@@ -55,7 +55,7 @@ export const browserPlatform: Platform = {
   kind: 'browser',
   tf: async () => {
     await keepTapsOnGpu();
-    return (await import('@huggingface/transformers')) as never;
+    return await import('@huggingface/transformers');
   },
   resolveLocal,
   configure(tf, model, wrap) {
@@ -66,9 +66,11 @@ export const browserPlatform: Platform = {
     // The embedded model is served by the app: never cache it (a rebuilt model must not be shadowed by an old copy).
     env.useBrowserCache = model.source === 'hub' && typeof caches !== 'undefined';
     env.cacheKey = TAPPED_CACHE_KEY;
-    env.backends.onnx.wasm = env.backends.onnx.wasm ?? {};
-    env.backends.onnx.wasm.wasmPaths = new URL('ort/', appBase()).href;
-    env.backends.onnx.wasm.proxy = false;
+    // onnxruntime-web's env always has its wasm flags; the types leave room for a runtime without them.
+    const wasm = env.backends.onnx.wasm;
+    if (!wasm) throw new Error('This transformers.js has no onnxruntime-web wasm backend to configure.');
+    wasm.wasmPaths = new URL('ort/', appBase()).href;
+    wasm.proxy = false;
     env.useWasmCache = false;
     env.fetch = wrap(globalThis.fetch.bind(globalThis));
     env.logLevel = 40;

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ModelRuntime, type Platform, type ResolvedModel } from './runtime';
+import { ModelRuntime, type Platform, type ResolvedModel, type Transformers } from './runtime';
 import { REGISTRY } from '../../models/registry';
 import type { FetchLike } from './tap-fetch';
 
@@ -94,14 +94,14 @@ function resolveLocal(model: string): ResolvedModel | undefined {
   return undefined;
 }
 
-let tfModule: Promise<unknown> | null = null;
+let tfModule: Promise<Transformers> | null = null;
 let processBackend: 'cpu' | 'wasm' | null = null;
 
 /**
  * transformers.js binds its ONNX runtime when it is first imported, so one Node process runs either onnxruntime-node
  * (cpu) or onnxruntime-web (wasm, registered under Symbol.for('onnxruntime') before the import), not both.
  */
-function importTransformers(backend: string): Promise<unknown> {
+function importTransformers(backend: string): Promise<Transformers> {
   const want = backend === 'wasm' ? 'wasm' : 'cpu';
   if (processBackend && processBackend !== want) {
     return Promise.reject(new Error(`This Node process already runs transformers.js on ${processBackend}; ${want} needs a separate process.`));
@@ -129,7 +129,7 @@ export function nodeProcessBackend(): 'cpu' | 'wasm' | null {
 
 export const nodePlatform: Platform = {
   kind: 'node',
-  tf: (backend) => importTransformers(backend) as Promise<never>,
+  tf: importTransformers,
   resolveLocal,
   configure(tf, model, wrap) {
     const env = tf.env;

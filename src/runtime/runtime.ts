@@ -24,7 +24,10 @@ import type {
   ScoreResult,
 } from './types';
 
-// transformers.js is typed loosely at this boundary on purpose: its generics are heavy and version-specific.
+/** The transformers.js module, as the platforms import and configure it. */
+export type Transformers = typeof import('@huggingface/transformers');
+// Loaded models and tokenizers are typed loosely at this boundary on purpose: their generics are heavy and
+// version-specific, and the runtime reads them through a few calls checked by the tests on every backend.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type TF = any;
 
@@ -44,11 +47,11 @@ export interface ResolvedModel {
 export interface Platform {
   kind: 'node' | 'browser';
   /** The transformers.js module, set up for `backend` (Node picks onnxruntime-node or onnxruntime-web once per process). */
-  tf(backend: string): Promise<TF>;
+  tf(backend: string): Promise<Transformers>;
   /** Local folders (Node) or the app-served embedded models (browser). */
   resolveLocal(model: string): ResolvedModel | undefined;
   /** Sets env for one load: model paths, caches, wasm paths, and env.fetch = wrap(base). */
-  configure(tf: TF, model: ResolvedModel, wrap: (base: FetchLike) => FetchLike): void;
+  configure(tf: Transformers, model: ResolvedModel, wrap: (base: FetchLike) => FetchLike): void;
   webgpu(): Promise<GpuInfo | null>;
   /** Executes a backend the platform provides by other means (Node: onnxruntime-web wasm). */
   deviceOption?(backend: string): { device?: unknown; session_options?: Record<string, unknown> };
@@ -145,7 +148,7 @@ export class ModelRuntime implements ModelApi {
       available: entry?.dtypes ?? ['fp32', 'fp16', 'q8', 'q4', 'q4f16'],
       small: entry?.teachingToy || (resolved.source === 'local' && !entry),
     });
-    const tf = (this.tf = await this.platform.tf(choice.backend));
+    const tf: TF = (this.tf = await this.platform.tf(choice.backend));
     const taps = options.taps !== false;
     let tap: TapFetch | null = null;
     const progress = (p: LoadProgress) => onProgress?.(p);

@@ -141,10 +141,13 @@ export class RunStore {
   async deleteRun(runId: string): Promise<void> {
     const tx = this.db.transaction(['runs', 'episodes', 'tensors', 'results'], 'readwrite');
     await tx.objectStore('runs').delete(runId);
-    for (const store of ['episodes', 'tensors', 'results'] as const) {
-      const keys = await tx.objectStore(store).index('byRun').getAllKeys(runId);
-      for (const key of keys) await tx.objectStore(store).delete(key as never);
-    }
+    // One loop per store: each has its own key type ([runId, index], [runId, episode, name], [runId, name]).
+    const episodes = tx.objectStore('episodes');
+    for (const key of await episodes.index('byRun').getAllKeys(runId)) await episodes.delete(key);
+    const tensors = tx.objectStore('tensors');
+    for (const key of await tensors.index('byRun').getAllKeys(runId)) await tensors.delete(key);
+    const results = tx.objectStore('results');
+    for (const key of await results.index('byRun').getAllKeys(runId)) await results.delete(key);
     await tx.done;
   }
 

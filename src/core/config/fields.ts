@@ -14,7 +14,11 @@ export const modelIdField = (fallback = 'tiny-social') =>
 export const probability = (fallback: number) => z.number().min(0).max(1).default(fallback);
 
 /** A nested group whose own fields carry the defaults; `{}` or a missing key parses to the defaults. */
-export const group = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault({} as never);
+export const group = <T extends z.ZodRawShape>(shape: T) => {
+  const object = z.strictObject(shape);
+  // Every field of a group has its default, so {} is a valid input; the generic shape hides that from TypeScript.
+  return object.prefault({} as z.input<typeof object>);
+};
 
 export const shortText = (fallback: string, max = 200) => z.string().max(max).default(fallback);
 

@@ -38,7 +38,7 @@ export const opinionsLab = defineLab({
         const problem = checkEdgeCode(c.edges, c.nodes);
         if (problem) ctx.addIssue({ code: 'custom', path: ['edges'], message: problem });
       })
-      .prefault({} as never),
+      .prefault({}),
     dynamics: group({
       betaFriendly: z.number().min(-20).max(20).default(1).describe('β⁺'),
       betaUnfriendly: z.number().min(-20).max(20).default(0.3).describe('β⁻'),
@@ -76,7 +76,7 @@ export const opinionsLab = defineLab({
         if (s.tMin >= s.tMax) ctx.addIssue({ code: 'custom', path: ['tMax'], message: 'must be above tMin' });
         if (s.burn >= s.steps) ctx.addIssue({ code: 'custom', path: ['burn'], message: 'must be below steps' });
       })
-      .prefault({} as never),
+      .prefault({}),
     community: group({
       // The default is the Opinions model organism: its planted law is what the lab should find (models/organism-opinions).
       model: modelIdField('organism-opinions'),

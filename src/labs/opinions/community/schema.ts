@@ -84,7 +84,7 @@ export const setsGroup = () =>
       const chars = setChars(s.personas, s.questions);
       if (chars > SET_LIMITS.totalChars) ctx.addIssue({ code: 'custom', path: ['personas'], message: `personas and questions hold ${chars} characters; at most ${SET_LIMITS.totalChars} travel in a link` });
     })
-    .prefault({} as never)
+    .prefault({})
     // The form leaves these lists out: the Personas and questions panel edits them.
     .meta({ form: false });
 
