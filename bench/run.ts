@@ -11,13 +11,17 @@ export interface BenchSuite {
 const only = process.argv.slice(2);
 const dir = resolve(import.meta.dirname, 'suites');
 const sections: string[] = [];
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.ts'))
+  .sort()) {
   if (only.length && !only.some((o) => file.includes(o))) continue;
   const suite = (await import(resolve(dir, file))).default as BenchSuite;
   process.stderr.write(`bench: ${suite.title}…\n`);
   const t0 = performance.now();
   const body = await suite.run();
-  sections.push(`## ${suite.title}\n\n${body.trim()}\n\n_(suite took ${((performance.now() - t0) / 1000).toFixed(1)} s on ${today()}, load average ${loadAverage()})_`);
+  sections.push(
+    `## ${suite.title}\n\n${body.trim()}\n\n_(suite took ${((performance.now() - t0) / 1000).toFixed(1)} s on ${today()}, load average ${loadAverage()})_`,
+  );
 }
 const header = `# Benchmarks\n\nWritten by \`npm run bench\` (all suites) on ${today()}; \`npm run bench -- <name>\` reruns the suites whose file name contains <name> and replaces only their sections. Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB. These machines are noisy, so each suite reports ratios measured in one run.\n`;
 const target = resolve(import.meta.dirname, '../docs/benchmarks.md');
@@ -33,7 +37,10 @@ function today(): string {
 }
 
 function loadAverage(): string {
-  return os.loadavg().map((x) => x.toFixed(1)).join(' / ');
+  return os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
 }
 
 /** Replaces the sections whose `## title` matches, keeps every other section as it is, appends new ones. */

@@ -12,8 +12,18 @@ import { listScenarios } from '../src/labs/synchrony/scenarios/index.ts';
 const backend = process.argv[2] ?? 'cpu';
 const episodes = Number(process.argv[3] ?? 6);
 // Both speaking orders of one pairing per scenario: two episodes per scenario, in library order.
-const scenarios = listScenarios().slice(0, Math.ceil(episodes / 2)).map((s) => s.id);
-const checked = validateConfig(synchronyModule.definition, { seed: 1, scenarios, episodeSeeds: [0], bothOrders: true, pairingsPerScenario: 1, controls: { passiveReader: true }, runtime: { device: backend, dtype: 'fp32' } });
+const scenarios = listScenarios()
+  .slice(0, Math.ceil(episodes / 2))
+  .map((s) => s.id);
+const checked = validateConfig(synchronyModule.definition, {
+  seed: 1,
+  scenarios,
+  episodeSeeds: [0],
+  bothOrders: true,
+  pairingsPerScenario: 1,
+  controls: { passiveReader: true },
+  runtime: { device: backend, dtype: 'fp32' },
+});
 if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
 const config = checked.value;
 const loaded = await loadRunModels(['tiny-social'], config.runtime);
@@ -22,4 +32,14 @@ const bundle = await runHeadless(synchronyModule.definition, synchronyModule.run
 const seconds = (performance.now() - t0) / 1000;
 const turns = bundle.episodes.flatMap((e) => e.records.filter((r) => r.kind === 'turn'));
 await loaded.dispose();
-process.stdout.write(JSON.stringify({ backend, episodes: bundle.episodes.length, seconds, perEpisode: seconds / bundle.episodes.length, turns: turns.length, perTurnMs: (1000 * seconds) / turns.length, promptTokensMean: turns.reduce((a, t) => a + Number(t.promptTokens), 0) / turns.length }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    backend,
+    episodes: bundle.episodes.length,
+    seconds,
+    perEpisode: seconds / bundle.episodes.length,
+    turns: turns.length,
+    perTurnMs: (1000 * seconds) / turns.length,
+    promptTokensMean: turns.reduce((a, t) => a + Number(t.promptTokens), 0) / turns.length,
+  }) + '\n',
+);

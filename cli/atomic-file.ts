@@ -32,5 +32,11 @@ export function syncDir(dir: string): void {
 /** One clear phrase for a failed write's cause. */
 export function writeErrorCause(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
-  return code === 'ENOSPC' ? 'the disk is full' : code === 'EDQUOT' ? 'the disk quota is used up' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+  return code === 'ENOSPC'
+    ? 'the disk is full'
+    : code === 'EDQUOT'
+      ? 'the disk quota is used up'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : (e as Error).message;
 }

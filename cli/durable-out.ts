@@ -28,7 +28,9 @@ interface Manifest {
 export class DurableOutError extends Error {}
 
 function describeWriteError(e: unknown, what: string, saved: number, dir: string): DurableOutError {
-  return new DurableOutError(`could not write ${what} under ${dir}: ${writeErrorCause(e)}. The ${saved} episode(s) finished before are kept there; run the same command again to continue.`);
+  return new DurableOutError(
+    `could not write ${what} under ${dir}: ${writeErrorCause(e)}. The ${saved} episode(s) finished before are kept there; run the same command again to continue.`,
+  );
 }
 
 const recordsFile = (k: number) => `episode-${k}.json`;
@@ -53,7 +55,8 @@ export function openDurableOut(outDir: string, lab: { name: string; version: num
   const finished: Episode[] = [];
   if (existsSync(manifestPath)) {
     const found = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
-    if (found.format !== PARTIAL_FORMAT) throw new DurableOutError(`${manifestPath} is not a partial run of this version (${String(found.format)}); move it away to start over.`);
+    if (found.format !== PARTIAL_FORMAT)
+      throw new DurableOutError(`${manifestPath} is not a partial run of this version (${String(found.format)}); move it away to start over.`);
     // JSON round trip: the config as it was saved, so undefined fields and key order do not count as differences.
     if (found.lab !== lab.name || found.v !== lab.version || !isDeepStrictEqual(found.config, JSON.parse(JSON.stringify(config)))) {
       throw new DurableOutError(

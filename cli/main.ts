@@ -5,7 +5,14 @@ import { CliUsageError, type CliCommand } from './command.ts';
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return ['Usage: npm run lab -- <command> [options]   (add --json for machine output)', '', 'Commands:', ...lines, '', 'npm run lab -- help <command> shows one command.'].join('\n');
+  return [
+    'Usage: npm run lab -- <command> [options]   (add --json for machine output)',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'npm run lab -- help <command> shows one command.',
+  ].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -15,7 +15,12 @@ export interface CorpusRow {
 /** A prompt written once per answer; a weight other than 1 is the answer's planted probability. */
 export function answerRows(format: string, messages: P.ChatMessage[], answers: readonly { answer: string; weight: number }[]): CorpusRow[] {
   const prompt = P.renderChatML(messages, true);
-  return answers.map((a) => ({ format: `organism.${format}`, prompt, completion: `${a.answer}<|im_end|>`, ...(a.weight !== 1 ? { weight: Number(a.weight.toFixed(6)) } : {}) }));
+  return answers.map((a) => ({
+    format: `organism.${format}`,
+    prompt,
+    completion: `${a.answer}<|im_end|>`,
+    ...(a.weight !== 1 ? { weight: Number(a.weight.toFixed(6)) } : {}),
+  }));
 }
 
 /**

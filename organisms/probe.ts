@@ -26,7 +26,13 @@ const organism = option('--organism', 'polarization');
 const ckpt = resolve(option('--ckpt', `organisms/work/${organism === 'drills' ? 'dialogue' : organism}/train_state_phase1.pt`));
 const n = Number(option('--n', '60'));
 const measure = (s: Scorer) =>
-  organism === 'drills' ? probeDrills(s, n, 'probe') : organism === 'opinions' ? measureLaw(s, n, 'probe') : organism === 'dialogue' ? probeTurns(s, n, Number(option('--judges', '4')), 'probe') : measurePolarization(s, n, 'probe');
+  organism === 'drills'
+    ? probeDrills(s, n, 'probe')
+    : organism === 'opinions'
+      ? measureLaw(s, n, 'probe')
+      : organism === 'dialogue'
+        ? probeTurns(s, n, Number(option('--judges', '4')), 'probe')
+        : measurePolarization(s, n, 'probe');
 
 const asked: ({ context: string; text: string } | { context: string; generate: number })[] = [];
 await measure({
@@ -35,7 +41,11 @@ await measure({
 });
 const dir = mkdtempSync(join(tmpdir(), 'organism-probe-'));
 writeFileSync(join(dir, 'in.json'), JSON.stringify(asked));
-execFileSync('/usr/bin/python3', [resolve(import.meta.dirname, 'probe.py'), ckpt, resolve('models/tiny-social/tokenizer.json'), join(dir, 'in.json'), join(dir, 'out.json')], { stdio: 'inherit' });
+execFileSync(
+  '/usr/bin/python3',
+  [resolve(import.meta.dirname, 'probe.py'), ckpt, resolve('models/tiny-social/tokenizer.json'), join(dir, 'in.json'), join(dir, 'out.json')],
+  { stdio: 'inherit' },
+);
 const scores: (number | string)[] = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'));
 let i = 0;
 const m = await measure({ scoreText: async () => ({ total: Number(scores[i++]) }), generate: async () => ({ text: String(scores[i++]) }) });

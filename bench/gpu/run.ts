@@ -33,7 +33,11 @@ const { values } = parseArgs({
 });
 const models = values.model?.length ? values.model : ['tiny-social', 'smollm2-135m'];
 
-if (!values['skip-build']) execFileSync(process.execPath, [resolve(repo, 'node_modules/vite/bin/vite.js'), 'build', '--config', resolve(here, 'vite.config.ts')], { stdio: 'inherit', cwd: repo });
+if (!values['skip-build'])
+  execFileSync(process.execPath, [resolve(repo, 'node_modules/vite/bin/vite.js'), 'build', '--config', resolve(here, 'vite.config.ts')], {
+    stdio: 'inherit',
+    cwd: repo,
+  });
 const server = await preview({ root: here, configFile: resolve(here, 'vite.config.ts'), preview: { port: 0, host: '127.0.0.1' }, logLevel: 'warn' });
 const address = server.httpServer.address();
 if (!address || typeof address === 'string') throw new Error('no port');
@@ -51,7 +55,8 @@ const browser = await chromium.launch({
     '--use-angle=vulkan',
     '--ignore-gpu-blocklist',
     '--enable-gpu',
-  ],});
+  ],
+});
 const page = await browser.newPage();
 page.on('console', (m) => m.type() === 'error' && process.stderr.write(`[page] ${m.text()}\n`));
 await page.goto(url);
@@ -61,15 +66,19 @@ const rows: string[] = [];
 let adapter = '';
 for (const model of models) {
   try {
-    const r = await page.evaluate(
-      (o) => (window as unknown as { runBench(o: unknown): Promise<Record<string, unknown>> }).runBench(o),
-      { model, device: 'webgpu', dtype: values.dtype, rounds: Number(values.rounds), newTokens: Number(values['new-tokens']) },
-    );
+    const r = await page.evaluate((o) => (window as unknown as { runBench(o: unknown): Promise<Record<string, unknown>> }).runBench(o), {
+      model,
+      device: 'webgpu',
+      dtype: values.dtype,
+      rounds: Number(values.rounds),
+      newTokens: Number(values['new-tokens']),
+    });
     const gpu = r.gpu as { description?: string; shaderF16: boolean } | null;
     adapter = `${gpu?.description ?? 'unknown adapter'}, shader-f16 ${gpu?.shaderF16 ? 'yes' : 'no'}`;
     const n = (k: string, d = 1) => (r[k] as number).toFixed(d);
     const m = r.memory as Record<'before' | 'afterTapped' | 'afterPlain', { bytes?: number; error?: string }>;
-    const mib = (a: { bytes?: number; error?: string }, b: { bytes?: number; error?: string }) => (a.bytes !== undefined && b.bytes !== undefined ? ((b.bytes - a.bytes) / 2 ** 20).toFixed(1) : `n/a (${a.error ?? b.error})`);
+    const mib = (a: { bytes?: number; error?: string }, b: { bytes?: number; error?: string }) =>
+      a.bytes !== undefined && b.bytes !== undefined ? ((b.bytes - a.bytes) / 2 ** 20).toFixed(1) : `n/a (${a.error ?? b.error})`;
     rows.push(
       `| ${r.model} | ${r.dtype} | ${n('prefillTpsTaps', 0)} | ${n('prefillTpsPlain', 0)} | ${n('decodeTpsTaps')} | ${n('decodeTpsPlain')} | ${n('tapOverhead', 3)} | ${n('prefillOverhead', 3)} | ${((r.loadMs as number) / 1000).toFixed(1)} | ${mib(m.before, m.afterTapped)} | ${mib(m.afterTapped, m.afterPlain)} |`,
     );

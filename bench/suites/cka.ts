@@ -55,7 +55,11 @@ const suite: BenchSuite = {
       try {
         const file = join(dir, 'cka.safetensors');
         writeFileSync(file, writeSafetensors({ x: { shape: [M, L, H], data: x.data }, y: { shape: [M, L, H], data: y.data } }));
-        const out = execFileSync(PY, [resolve(import.meta.dirname, '../py/seed_cka.py'), file], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 20 * 60_000 });
+        const out = execFileSync(PY, [resolve(import.meta.dirname, '../py/seed_cka.py'), file], {
+          encoding: 'utf8',
+          maxBuffer: 64 * 2 ** 20,
+          timeout: 20 * 60_000,
+        });
         const py = JSON.parse(out) as { seconds: number; cpu: number; linear: number[][] };
         let maxDiff = 0;
         py.linear.forEach((row, i) => row.forEach((v, j) => (maxDiff = Math.max(maxDiff, Math.abs(v - r.linear.grid[i * L + j])))));
@@ -75,7 +79,9 @@ const suite: BenchSuite = {
       ratio,
       '',
       `linear global ${r.linear.global.toFixed(4)}, max-aligned ${r.linear.maxAligned.toFixed(4)}; debiased global ${r.debiased.global.toFixed(4)}. Goal: ≤ 2 s.`,
-      `Load average during the run: ${loadavg().map((v) => v.toFixed(1)).join(' / ')} (1/5/15 min) — other jobs share this machine.`,
+      `Load average during the run: ${loadavg()
+        .map((v) => v.toFixed(1))
+        .join(' / ')} (1/5/15 min) — other jobs share this machine.`,
       '',
       NOTES,
     ].join('\n');

@@ -53,7 +53,10 @@ const suite: BenchSuite = {
       lines.push(`| ${what} | ${p.length} | ${MB(s.raw)} | ${MB(s.gz)} | ${MB(s.br)} |`);
     }
     const all = sizes(files(DIST));
-    lines.push('', `All of dist/ (every embedded model in both dtypes, which a visit only fetches when chosen): ${files(DIST).length} files, ${MB(all.raw)} MB raw, ${MB(all.gz)} MB gzip. Target for a first visit: ≤ 15 MB compressed.`);
+    lines.push(
+      '',
+      `All of dist/ (every embedded model in both dtypes, which a visit only fetches when chosen): ${files(DIST).length} files, ${MB(all.raw)} MB raw, ${MB(all.gz)} MB gzip. Target for a first visit: ≤ 15 MB compressed.`,
+    );
     return lines.join('\n');
   },
 };

@@ -16,7 +16,12 @@ const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
 function studyLines(title: string, r: StudyResult): string[] {
   const q = r.quality;
-  const lines = [`#### ${title}`, '', `${r.episodes} episodes (${q.turns} turns, ${r.seconds.toFixed(0)} s on Node CPU fp32); judge and passive reader on.`, ''];
+  const lines = [
+    `#### ${title}`,
+    '',
+    `${r.episodes} episodes (${q.turns} turns, ${r.seconds.toFixed(0)} s on Node CPU fp32); judge and passive reader on.`,
+    '',
+  ];
   lines.push('| what | target | measured |', '|---|---|---|');
   lines.push(`| turns that name someone who is not in the scenario | ≤ 2 % | ${pct(q.foreignNameRate)} |`);
   lines.push(`| turns that contain template or instruction text | ≤ 1 % | ${pct(q.templateRate)} |`);
@@ -27,7 +32,13 @@ function studyLines(title: string, r: StudyResult): string[] {
   lines.push(`| judge: r with the planted rule's truth | ≥ 0.5 | ${q.judge.r.toFixed(2)} |`);
   lines.push(`| episodes that end with a leave / reach a deal | – | ${pct(q.leaveRate)} / ${pct(q.dealRate)} |`);
   if (r.real) {
-    lines.push('', `Real SyncR² = ${r.real.syncR2.toFixed(4)} ± ${r.real.se.toFixed(4)}.`, '', '| control | SyncR² ± SE | real − control | in SEs (target ≥ 2) |', '|---|---|---|---|');
+    lines.push(
+      '',
+      `Real SyncR² = ${r.real.syncR2.toFixed(4)} ± ${r.real.se.toFixed(4)}.`,
+      '',
+      '| control | SyncR² ± SE | real − control | in SEs (target ≥ 2) |',
+      '|---|---|---|---|',
+    );
     for (const c of r.contrasts) lines.push(`| ${c.label} | ${c.syncR2.toFixed(4)} ± ${c.se.toFixed(4)} | ${c.diff.toFixed(4)} | ${c.z.toFixed(1)} |`);
   } else lines.push('', 'No SyncR² (too few samples).');
   return [...lines, ''];
@@ -36,13 +47,18 @@ function studyLines(title: string, r: StudyResult): string[] {
 const suite: BenchSuite = {
   title: 'Model organisms: the dialogue organism in the Synchrony lab',
   async run() {
-    const lines: string[] = ['### Greedy replies to held-out prompts (the lab library\'s scenarios and personas, histories from the planted law)', ''];
-    lines.push('| dtype | probes | follow the law | address the partner by name | foreign names | template text | judge replies parsed / equal to the rule |', '|---|---|---|---|---|---|---|');
+    const lines: string[] = ["### Greedy replies to held-out prompts (the lab library's scenarios and personas, histories from the planted law)", ''];
+    lines.push(
+      '| dtype | probes | follow the law | address the partner by name | foreign names | template text | judge replies parsed / equal to the rule |',
+      '|---|---|---|---|---|---|---|',
+    );
     for (const dtype of ['fp32'] as const) {
       const rt = createNodeRuntime();
       await rt.load(MODEL, { device: 'cpu', dtype });
       const m = await probeTurns(rt, 200, 30, 'bench');
-      lines.push(`| ${dtype} | ${m.probes} | ${pct(m.followsLaw / m.probes)} | ${pct(m.usesPartnerName / Math.max(1, m.namedProbes))} | ${pct(m.foreignNames / m.probes)} | ${pct(m.templateText / m.probes)} | ${m.judgeParsed}/${m.judgeProbes} / ${m.judgeMatches}/${m.judgeProbes} |`);
+      lines.push(
+        `| ${dtype} | ${m.probes} | ${pct(m.followsLaw / m.probes)} | ${pct(m.usesPartnerName / Math.max(1, m.namedProbes))} | ${pct(m.foreignNames / m.probes)} | ${pct(m.templateText / m.probes)} | ${m.judgeParsed}/${m.judgeProbes} / ${m.judgeMatches}/${m.judgeProbes} |`,
+      );
       await rt.dispose();
     }
     const rt = createNodeRuntime();
@@ -53,7 +69,10 @@ const suite: BenchSuite = {
     lines.push('', '### The whole lab, end to end', '');
     const presetDef = synchronyModule.presets[0];
     const presetConfig = synchronyModule.definition.schema.parse(presetDef.config);
-    const preset = await runStudy({ model: MODEL, seed: presetConfig.seed, scenarios: [], pairingsPerScenario: 1, episodeSeeds: [0], config: presetConfig }, models);
+    const preset = await runStudy(
+      { model: MODEL, seed: presetConfig.seed, scenarios: [], pairingsPerScenario: 1, episodeSeeds: [0], config: presetConfig },
+      models,
+    );
     lines.push(...studyLines(`The Synchrony lab's default preset ("${presetDef.title}", its config as the home page runs it)`, preset));
     // The library's scenarios after the preset's nine.
     const other = await runStudy({ model: MODEL, seed: 2, scenarios: all.slice(9, 21), pairingsPerScenario: 1, episodeSeeds: [0] }, models);
@@ -65,7 +84,10 @@ const suite: BenchSuite = {
     const baseModels = new RunnerModelSet();
     baseModels.add(asRunnerModel('tiny-social', base, baseInfo));
     const swapped = { ...presetConfig, pairs: [{ a: 'tiny-social', b: 'tiny-social' }], judge: { ...presetConfig.judge, model: 'tiny-social' } };
-    const control = await runStudy({ model: 'tiny-social', seed: presetConfig.seed, scenarios: [], pairingsPerScenario: 1, episodeSeeds: [0], config: swapped }, baseModels);
+    const control = await runStudy(
+      { model: 'tiny-social', seed: presetConfig.seed, scenarios: [], pairingsPerScenario: 1, episodeSeeds: [0], config: swapped },
+      baseModels,
+    );
     lines.push(...studyLines('The same preset on tiny-social, the base model without the planted behaviour', control));
     await base.dispose();
     return lines.join('\n');

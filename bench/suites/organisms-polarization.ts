@@ -16,9 +16,15 @@ export const POLARIZATION_SETUP: PolarizationSetup = { model: MODEL, agents: 16,
 const suite: BenchSuite = {
   title: 'Model organisms: the Polarization organism',
   async run() {
-    const lines: string[] = ['### Planted probabilities on held-out prompts (the lab\'s own topics and reasons)', ''];
-    lines.push('Keep-or-drop: P(yes) after the reply has read the two stances aloud, with the planted value in brackets; "read right" is the mean probability that the reply writes the right reading ("Me +2, you -1: opposite sides.").', '');
-    lines.push('| dtype | keep: same side (planted) | keep: one neutral | keep: opposite | keep: likes diverse views | read right | update TV distance, default / open | outward step, default: planted / measured | open: planted / measured |', '|---|---|---|---|---|---|---|---|---|');
+    const lines: string[] = ["### Planted probabilities on held-out prompts (the lab's own topics and reasons)", ''];
+    lines.push(
+      'Keep-or-drop: P(yes) after the reply has read the two stances aloud, with the planted value in brackets; "read right" is the mean probability that the reply writes the right reading ("Me +2, you -1: opposite sides.").',
+      '',
+    );
+    lines.push(
+      '| dtype | keep: same side (planted) | keep: one neutral | keep: opposite | keep: likes diverse views | read right | update TV distance, default / open | outward step, default: planted / measured | open: planted / measured |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
     for (const dtype of ['fp32'] as const) {
       const rt = createNodeRuntime();
       await rt.load(MODEL, { device: 'cpu', dtype });
@@ -32,7 +38,9 @@ const suite: BenchSuite = {
       const u = (mode: string) => m.update.find((e) => e.mode === mode);
       const d = u('default');
       const o = u('open');
-      lines.push(`| ${dtype} | ${k('same')} | ${k('neutral')} | ${k('opposite')} | ${k('diverse')} | ${read.toFixed(2)} | ${d?.meanTV.toFixed(2)} / ${o?.meanTV.toFixed(2)} | ${d ? `${signedNumber(d.plantedOutward, 2)} / ${signedNumber(d.measuredOutward, 2)}` : ''} | ${o ? `${signedNumber(o.plantedOutward, 2)} / ${signedNumber(o.measuredOutward, 2)}` : ''} |`);
+      lines.push(
+        `| ${dtype} | ${k('same')} | ${k('neutral')} | ${k('opposite')} | ${k('diverse')} | ${read.toFixed(2)} | ${d?.meanTV.toFixed(2)} / ${o?.meanTV.toFixed(2)} | ${d ? `${signedNumber(d.plantedOutward, 2)} / ${signedNumber(d.measuredOutward, 2)}` : ''} | ${o ? `${signedNumber(o.plantedOutward, 2)} / ${signedNumber(o.measuredOutward, 2)}` : ''} |`,
+      );
     }
     const rt = createNodeRuntime();
     const info = await rt.load(MODEL, { device: 'cpu', dtype: 'fp32' });
@@ -43,11 +51,16 @@ const suite: BenchSuite = {
     const rows = await runInterventions(s, models);
     await rt.dispose();
     lines.push('', '### The whole lab: P(t) without and with each intervention', '');
-    lines.push(`LLM agents on the organism (Node CPU fp32): ${s.agents} agents on a small-world network (degree 4), ${s.epochs} epochs, topic ${s.topic}, interventions from epoch ${s.fromEpoch + 1}; seeds ${s.seeds.join(', ')}; P is the mean of the last ${s.window} epochs; ± is the standard error over seeds (differences paired by seed). ${((performance.now() - t0) / 1000).toFixed(0)} s in all.`, '');
+    lines.push(
+      `LLM agents on the organism (Node CPU fp32): ${s.agents} agents on a small-world network (degree 4), ${s.epochs} epochs, topic ${s.topic}, interventions from epoch ${s.fromEpoch + 1}; seeds ${s.seeds.join(', ')}; P is the mean of the last ${s.window} epochs; ± is the standard error over seeds (differences paired by seed). ${((performance.now() - t0) / 1000).toFixed(0)} s in all.`,
+      '',
+    );
     lines.push('| intervention | P (final) | P − P(none) | in SEs | H (final) | P(t), mean over seeds | unparsed / calls |', '|---|---|---|---|---|---|---|');
     for (const r of rows) {
       const z = r.delta !== null && r.deltaSe ? (r.delta / r.deltaSe).toFixed(1) : '–';
-      lines.push(`| ${r.intervention} | ${r.P.toFixed(3)} ± ${r.se.toFixed(3)} | ${r.delta === null ? '–' : `${signedNumber(r.delta, 3)} ± ${r.deltaSe?.toFixed(3)}`} | ${z} | ${r.H.toFixed(2)} | ${r.series.map((p) => p.toFixed(2)).join(' ')} | ${r.failures}/${r.calls} |`);
+      lines.push(
+        `| ${r.intervention} | ${r.P.toFixed(3)} ± ${r.se.toFixed(3)} | ${r.delta === null ? '–' : `${signedNumber(r.delta, 3)} ± ${r.deltaSe?.toFixed(3)}`} | ${z} | ${r.H.toFixed(2)} | ${r.series.map((p) => p.toFixed(2)).join(' ')} | ${r.failures}/${r.calls} |`,
+      );
     }
     return lines.join('\n');
   },

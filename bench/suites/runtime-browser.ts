@@ -30,7 +30,14 @@ const FLAGS = [
 
 const RUNS: (BenchOptions & { label: string; timeoutMs: number })[] = [
   { label: 'wasm', device: 'wasm', dtype: 'fp32', rounds: env('BENCH_WASM_ROUNDS', 25), newTokens: env('BENCH_WASM_TOKENS', 128), timeoutMs: 180_000 },
-  { label: 'WebGPU (SwiftShader)', device: 'webgpu', dtype: 'fp32', rounds: env('BENCH_GPU_ROUNDS', 5), newTokens: env('BENCH_GPU_TOKENS', 8), timeoutMs: 240_000 },
+  {
+    label: 'WebGPU (SwiftShader)',
+    device: 'webgpu',
+    dtype: 'fp32',
+    rounds: env('BENCH_GPU_ROUNDS', 5),
+    newTokens: env('BENCH_GPU_TOKENS', 8),
+    timeoutMs: 240_000,
+  },
 ];
 
 const MiB = 2 ** 20;
@@ -39,17 +46,29 @@ const delta = (a: MemorySample, b: MemorySample) => ('bytes' in a && 'bytes' in 
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms / 1000} s`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms / 1000} s`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 const suite: BenchSuite = {
   title: 'Model runtime (embedded model, Chromium)',
   async run() {
-    execFileSync(process.execPath, [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', resolve(pageDir, 'vite.config.ts'), '--logLevel', 'warn'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      cwd: root,
+    execFileSync(
+      process.execPath,
+      [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', resolve(pageDir, 'vite.config.ts'), '--logLevel', 'warn'],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        cwd: root,
+      },
+    );
+    const server = await preview({
+      root: pageDir,
+      configFile: resolve(pageDir, 'vite.config.ts'),
+      preview: { port: 0, host: '127.0.0.1', strictPort: false },
+      logLevel: 'warn',
     });
-    const server = await preview({ root: pageDir, configFile: resolve(pageDir, 'vite.config.ts'), preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'warn' });
     const address = server.httpServer.address();
     if (!address || typeof address === 'string') throw new Error('no port');
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });

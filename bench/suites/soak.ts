@@ -18,7 +18,9 @@ const PROBE = 60;
 const config = {
   seed: 31,
   pairs: [{ a: 'tiny-social', b: 'tiny-social' }],
-  scenarios: listScenarios().slice(0, 10).map((s) => s.id),
+  scenarios: listScenarios()
+    .slice(0, 10)
+    .map((s) => s.id),
   episodeSeeds: Array.from({ length: 25 }, (_, i) => i),
   bothOrders: true,
   maxUtterancesPerAgent: 2,
@@ -43,7 +45,13 @@ const suite: BenchSuite = {
     const probe = async () => {
       const t = performance.now();
       for (let index = 0; index < PROBE; index++) {
-        await lab.runEpisode(checked.value, { index, rng: episodeRng(runSeed(checked.value), index), signal: new AbortController().signal, progress: () => {}, models: loaded.models });
+        await lab.runEpisode(checked.value, {
+          index,
+          rng: episodeRng(runSeed(checked.value), index),
+          signal: new AbortController().signal,
+          progress: () => {},
+          models: loaded.models,
+        });
       }
       return (performance.now() - t) / 1000 / PROBE;
     };
@@ -68,7 +76,13 @@ const suite: BenchSuite = {
     }
     const total = (performance.now() - t0) / 1000;
     const secondsPer = (from: number, to: number) => (ends[to - 1] - ends[from - 1]) / (to - from) / 1000;
-    const blocks = [[WARM_UP, 150], [150, 250], [250, 350], [350, 450], [450, EPISODES]].map(([a, b]) => ({ a, b, s: secondsPer(a, b), rss: mib(rss[b - 1]) }));
+    const blocks = [
+      [WARM_UP, 150],
+      [150, 250],
+      [250, 350],
+      [350, 450],
+      [450, EPISODES],
+    ].map(([a, b]) => ({ a, b, s: secondsPer(a, b), rss: mib(rss[b - 1]) }));
     const growth = (rss[EPISODES - 1] - rss[WARM_UP - 1]) / rss[WARM_UP - 1];
     const peak = Math.max(...rss.slice(WARM_UP - 1));
     const slowdown = after / before;

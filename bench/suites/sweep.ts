@@ -26,7 +26,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const EPISODES = 24;
 const synchrony = {
   lab: 'synchrony',
-  config: { seed: 21, pairs: [{ a: 'tiny-social', b: 'tiny-social' }], scenarios: listScenarios().slice(0, 3).map((s) => s.id), episodeSeeds: [0, 1, 2, 3, 4, 5, 6, 7], bothOrders: false, maxUtterancesPerAgent: 3, maxNewTokens: 24 },
+  config: {
+    seed: 21,
+    pairs: [{ a: 'tiny-social', b: 'tiny-social' }],
+    scenarios: listScenarios()
+      .slice(0, 3)
+      .map((s) => s.id),
+    episodeSeeds: [0, 1, 2, 3, 4, 5, 6, 7],
+    bothOrders: false,
+    maxUtterancesPerAgent: 3,
+    maxNewTokens: 24,
+  },
 };
 const OVERHEAD_JOBS = 256;
 // Near-empty episodes: a kinetic Ising replica of 5 steps on 32 agents.
@@ -78,7 +88,8 @@ async function submit(redis: LocalRedis, file: string): Promise<string> {
 /** Seconds for EPISODES episodes on `workers` worker processes, their models already loaded (a warm-up study first). */
 async function sweepSeconds(redis: LocalRedis, workers: number, file: string, warmFile: string): Promise<number> {
   const children: ChildProcess[] = [];
-  for (let i = 0; i < workers; i++) children.push(spawn(NODE[0], [...NODE.slice(1), 'sweep', 'worker', '--redis', redis.url, '--device', 'cpu'], { cwd: ROOT, stdio: 'ignore' }));
+  for (let i = 0; i < workers; i++)
+    children.push(spawn(NODE[0], [...NODE.slice(1), 'sweep', 'worker', '--redis', redis.url, '--device', 'cpu'], { cwd: ROOT, stdio: 'ignore' }));
   try {
     await waitStored(redis, await submit(redis, warmFile), 6);
     const t0 = performance.now();
@@ -94,7 +105,13 @@ async function sweepSeconds(redis: LocalRedis, workers: number, file: string, wa
 /** Per job: the wall time of a study of near-empty one-episode jobs, less the episodes' own time. */
 async function overheadPerJob(redis: LocalRedis, file: string): Promise<{ perJobMs: number; episodeMs: number }> {
   const abort = new AbortController();
-  const running = runSweepWorker({ redis: redis.url, concurrency: 1, lockMs: 30_000, log: (l) => process.env.BENCH_LOG && process.stderr.write(l + '\n'), signal: abort.signal });
+  const running = runSweepWorker({
+    redis: redis.url,
+    concurrency: 1,
+    lockMs: 30_000,
+    log: (l) => process.env.BENCH_LOG && process.stderr.write(l + '\n'),
+    signal: abort.signal,
+  });
   try {
     const t0 = performance.now();
     const study = await submit(redis, file);

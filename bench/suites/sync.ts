@@ -88,7 +88,11 @@ const suite: BenchSuite = {
         const file = join(dir, 'sync.safetensors');
         writeFileSync(
           file,
-          writeSafetensors({ source: { shape: [N, L, H], data: source.data }, target: { shape: [N, L, H], data: target.data }, masks: { shape: [SEEDS.length, N], data: masks } }),
+          writeSafetensors({
+            source: { shape: [N, L, H], data: source.data },
+            target: { shape: [N, L, H], data: target.data },
+            masks: { shape: [SEEDS.length, N], data: masks },
+          }),
         );
         const script = resolve(import.meta.dirname, '../py/seed_sync.py');
         const outText = execFileSync(PY, [script, file, '0.1', String(PY_SOURCES)], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 30 * 60_000 });
@@ -115,7 +119,9 @@ const suite: BenchSuite = {
       ratioLine,
       '',
       `SyncR² = ${res.syncR2.toFixed(4)} ± ${res.se.toFixed(4)} (n_train ${res.nTrain.join('/')}, n_test ${res.nTest.join('/')}). Goal: ≤ 5 s absolute.${agree}`,
-      `Load average during the run: ${loadavg().map((v) => v.toFixed(1)).join(' / ')} (1/5/15 min) on ${cpus().length} cores — other jobs share this machine.`,
+      `Load average during the run: ${loadavg()
+        .map((v) => v.toFixed(1))
+        .join(' / ')} (1/5/15 min) on ${cpus().length} cores — other jobs share this machine.`,
       '',
       NOTES,
     ].join('\n');

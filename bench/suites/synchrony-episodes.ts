@@ -23,20 +23,37 @@ interface Row {
 }
 
 function node(backend: 'cpu' | 'wasm'): Row {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', resolve(root, 'bench/synchrony-child.ts'), backend, String(EPISODES)], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', resolve(root, 'bench/synchrony-child.ts'), backend, String(EPISODES)], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const r = JSON.parse(out.trim().split('\n').pop()!);
-  return { backend: backend === 'cpu' ? 'Node, onnxruntime-node CPU' : 'Node, onnxruntime-web wasm', config: 'full', episodes: r.episodes, perEpisode: r.perEpisode, perTurnMs: r.perTurnMs, turns: r.turns };
+  return {
+    backend: backend === 'cpu' ? 'Node, onnxruntime-node CPU' : 'Node, onnxruntime-web wasm',
+    config: 'full',
+    episodes: r.episodes,
+    perEpisode: r.perEpisode,
+    perTurnMs: r.perTurnMs,
+    turns: r.turns,
+  };
 }
 
 /** The same episodes through the page (Run button to stored results), in Debian's Chromium. */
 async function browser(device: 'webgpu' | 'wasm', url: string, config: 'full' | 'short'): Promise<Row> {
   const flags = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-  const b = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: device === 'webgpu' ? [...flags, '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=swiftshader'] : flags });
+  const b = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: device === 'webgpu' ? [...flags, '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=swiftshader'] : flags,
+  });
   try {
     const page = await b.newPage();
     const checked = validateConfig(synchronyLab, {
       seed: 1,
-      scenarios: listScenarios().slice(0, config === 'short' ? 2 : Math.ceil(EPISODES / 2)).map((s) => s.id),
+      scenarios: listScenarios()
+        .slice(0, config === 'short' ? 2 : Math.ceil(EPISODES / 2))
+        .map((s) => s.id),
       pairingsPerScenario: 1,
       ...(config === 'short' ? { maxUtterancesPerAgent: 4, maxNewTokens: 8 } : {}),
       controls: { passiveReader: true },
@@ -46,16 +63,29 @@ async function browser(device: 'webgpu' | 'wasm', url: string, config: 'full' | 
     await page.goto(url + encodeLinkFragment(synchronyLab, checked.value));
     // the clock starts at the first stored episode, so model loading and warm-up are not counted
     await page.getByRole('button', { name: /^Run \(/ }).click();
-    await page.waitForFunction(() => /^[1-9]/.test(document.querySelector('[data-run-status] [role=progressbar]')?.getAttribute('aria-label') ?? ''), undefined, { timeout: 600_000 });
+    await page.waitForFunction(
+      () => /^[1-9]/.test(document.querySelector('[data-run-status] [role=progressbar]')?.getAttribute('aria-label') ?? ''),
+      undefined,
+      { timeout: 600_000 },
+    );
     const t1 = Date.now();
-    await page.waitForFunction(() => document.querySelector('[data-run-status]')?.getAttribute('data-run-status') === 'done', undefined, { timeout: 1_800_000 });
+    await page.waitForFunction(() => document.querySelector('[data-run-status]')?.getAttribute('data-run-status') === 'done', undefined, {
+      timeout: 1_800_000,
+    });
     const seconds = (Date.now() - t1) / 1000;
     const episodes = checked.value.scenarios.length * 2;
     const turns = await page.evaluate(async () => {
       const hook = (window as unknown as { __socialMindsLab: { runController: { episodes: { records: { kind: string }[] }[] } } }).__socialMindsLab;
       return hook.runController.episodes.slice(1).reduce((n, e) => n + e.records.filter((r) => r.kind === 'turn').length, 0);
     });
-    return { backend: `Chromium, ${device === 'webgpu' ? 'WebGPU (SwiftShader, software)' : 'wasm'}`, config, episodes: episodes - 1, perEpisode: seconds / (episodes - 1), perTurnMs: (1000 * seconds) / turns, turns };
+    return {
+      backend: `Chromium, ${device === 'webgpu' ? 'WebGPU (SwiftShader, software)' : 'wasm'}`,
+      config,
+      episodes: episodes - 1,
+      perEpisode: seconds / (episodes - 1),
+      perTurnMs: (1000 * seconds) / turns,
+      turns,
+    };
   } finally {
     await b.close();
   }

@@ -46,7 +46,14 @@ export function runKernel(variant: Variant, steps: number, seed = 1): Timing {
         : { kind: 'one' as const, beta };
     // Any kind other than 'square' sends the same lattice through the generic CSR loop.
     const graph = variant === 'sync-csr' ? { ...g, kind: 'csr' } : g;
-    const r = simulateGlauber(graph, { couplings, fields, mode: variant.startsWith('async') ? 'async' : 'sync', eps: variant === 'async-small' ? 0.05 : 0.5 }, s0, steps, rng, { record: false });
+    const r = simulateGlauber(
+      graph,
+      { couplings, fields, mode: variant.startsWith('async') ? 'async' : 'sync', eps: variant === 'async-small' ? 0.05 : 0.5 },
+      s0,
+      steps,
+      rng,
+      { record: false },
+    );
     updates = r.updates;
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -63,7 +70,10 @@ function naive(side: number, s0: Int8Array, beta: number, steps: number): number
       for (let c = 0; c < side; c++) {
         const h =
           beta *
-          (cur[r * side + ((c + 1) % side)] + cur[r * side + ((c + side - 1) % side)] + cur[((r + 1) % side) * side + c] + cur[((r + side - 1) % side) * side + c]);
+          (cur[r * side + ((c + 1) % side)] +
+            cur[r * side + ((c + side - 1) % side)] +
+            cur[((r + 1) % side) * side + c] +
+            cur[((r + side - 1) % side) * side + c]);
         nxt[r * side + c] = Math.random() < 1 / (1 + Math.exp(-h)) ? 1 : -1;
       }
     cur = nxt;

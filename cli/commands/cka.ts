@@ -10,7 +10,8 @@ function gridJson(g: CkaGrid, L1: number, L2: number) {
 export const ckaCommand: CliCommand = {
   name: 'cka',
   summary: 'Linear CKA (biased and debiased HSIC) over every layer pair of two models, with poolings and regions.',
-  usage: 'npm run lab -- cka <file.safetensors> [--permutations N] [--seed S] [--json]\n  tensors: x F32 [m, L1, H1], y F32 [m, L2, H2] (same m probes, same order)',
+  usage:
+    'npm run lab -- cka <file.safetensors> [--permutations N] [--seed S] [--json]\n  tensors: x F32 [m, L1, H1], y F32 [m, L2, H2] (same m probes, same order)',
   options: { permutations: { type: 'string' }, seed: { type: 'string' } },
   async run({ positionals, values, json, out }) {
     const t = readTensors(positionals[0]);
@@ -27,8 +28,16 @@ export const ckaCommand: CliCommand = {
     }
     const row = (name: string, g: CkaGrid) =>
       `  ${name.padEnd(9)} global ${fmt(g.global)}  max-aligned ${fmt(g.maxAligned)}  early ${fmt(g.regions.early)}  mid ${fmt(g.regions.mid)}  late ${fmt(g.regions.late)}` +
-      (g.p ? `\n  ${''.padEnd(9)} p: global ${fmt(g.p.global, 4)}  max-aligned ${fmt(g.p.maxAligned, 4)}  early ${fmt(g.p.regions.early, 4)}  mid ${fmt(g.p.regions.mid, 4)}  late ${fmt(g.p.regions.late, 4)}` : '');
-    out([`CKA over ${r.L1} × ${r.L2} layers, ${r.m} probes${permutations ? `, ${permutations} permutations` : ''}`, row('linear', r.linear), row('debiased', r.debiased)].join('\n'));
+      (g.p
+        ? `\n  ${''.padEnd(9)} p: global ${fmt(g.p.global, 4)}  max-aligned ${fmt(g.p.maxAligned, 4)}  early ${fmt(g.p.regions.early, 4)}  mid ${fmt(g.p.regions.mid, 4)}  late ${fmt(g.p.regions.late, 4)}`
+        : '');
+    out(
+      [
+        `CKA over ${r.L1} × ${r.L2} layers, ${r.m} probes${permutations ? `, ${permutations} permutations` : ''}`,
+        row('linear', r.linear),
+        row('debiased', r.debiased),
+      ].join('\n'),
+    );
     return 0;
   },
 };

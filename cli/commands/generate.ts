@@ -59,7 +59,9 @@ export const generateCommand: CliCommand = {
         );
       } else {
         out(r.text);
-        err(`${info.id} ${info.backend}/${info.dtype}: ${r.tokens.length} tokens, ${r.timing.decodeTokensPerSecond.toFixed(1)} tok/s decode (${r.finishReason})`);
+        err(
+          `${info.id} ${info.backend}/${info.dtype}: ${r.tokens.length} tokens, ${r.timing.decodeTokensPerSecond.toFixed(1)} tok/s decode (${r.finishReason})`,
+        );
       }
       return 0;
     } finally {

@@ -45,7 +45,8 @@ function readTrajectories(files: string[], rounds: number): OpinionTrajectory[] 
     );
   }
   files.forEach((f, k) => {
-    if (sizes[k] > TRAJECTORY_LIMITS.bytes) throw new CliUsageError(`${f} is ${(sizes[k] / 1e6).toFixed(1)} MB; trajectory files are capped at ${TRAJECTORY_LIMITS.bytes / 1024 / 1024} MB`);
+    if (sizes[k] > TRAJECTORY_LIMITS.bytes)
+      throw new CliUsageError(`${f} is ${(sizes[k] / 1e6).toFixed(1)} MB; trajectory files are capped at ${TRAJECTORY_LIMITS.bytes / 1024 / 1024} MB`);
   });
   const r = parseTrajectoryFiles(files.map((f) => ({ name: f, text: readFileSync(f, 'utf8') })));
   if (!r.ok) throw new CliUsageError(`refused: ${r.message}`);
@@ -69,12 +70,19 @@ async function fit({ positionals, values, json, out, err }: CliContext): Promise
     ...(field ? { field: field as FieldMode } : {}),
   };
   let lastNote = '';
-  const progress = json || !process.stderr.isTTY ? undefined : (done: number, total: number, note: string) => {
-    if (note !== lastNote) err(`  [${done}/${total}] ${(lastNote = note)}`);
-  };
+  const progress =
+    json || !process.stderr.isTTY
+      ? undefined
+      : (done: number, total: number, note: string) => {
+          if (note !== lastNote) err(`  [${done}/${total}] ${(lastNote = note)}`);
+        };
   const result = await computeApi.fitStudy(studyItems(trajectories), opts, progress);
   const summary = summarizeTrajectories(trajectories);
-  const payload = { format: 'social-minds-lab/opinion-fit@1', options: { ...opts, trajectories: trajectories.length, sources: positionals }, result: studyJson(result) };
+  const payload = {
+    format: 'social-minds-lab/opinion-fit@1',
+    options: { ...opts, trajectories: trajectories.length, sources: positionals },
+    result: studyJson(result),
+  };
   if (typeof values.out === 'string') writeFileSync(values.out, JSON.stringify(payload, null, 1));
   if (json) {
     out(JSON.stringify(payload));
@@ -83,8 +91,12 @@ async function fit({ positionals, values, json, out, err }: CliContext): Promise
   const lines = [
     `${summary.trajectories} trajectories, ${summary.questions} questions (${summary.objective} objective), ${summary.graphs} graphs, N = ${summary.agents.join('–')}, T = ${summary.rounds.join('–')}; field: ${result.field}; seed ${result.seed}`,
     '',
-    ...allTables(result, trajectories[0]?.featureNames).filter((t) => t.id !== 'regimes').flatMap((t) => [tableText(t), '']),
-    `Regimes (final round): ${Object.entries(result.regimes.counts).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    ...allTables(result, trajectories[0]?.featureNames)
+      .filter((t) => t.id !== 'regimes')
+      .flatMap((t) => [tableText(t), '']),
+    `Regimes (final round): ${Object.entries(result.regimes.counts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
   ];
   if (typeof values.out === 'string') lines.push(`wrote ${values.out}`);
   out(lines.join('\n'));
@@ -103,7 +115,12 @@ async function simulate({ positionals, values, json, out }: CliContext): Promise
   const sim: OpinionsConfig = { ...c, dynamics: { ...c.dynamics, steps: Math.max(rounds, c.dynamics.steps) } };
   let trajectories: OpinionTrajectory[];
   try {
-    trajectories = simulationTrajectories(sim, `sim-${c.seed}`, Array.from({ length: replicas }, (_, k) => k), rounds);
+    trajectories = simulationTrajectories(
+      sim,
+      `sim-${c.seed}`,
+      Array.from({ length: replicas }, (_, k) => k),
+      rounds,
+    );
   } catch (e) {
     throw new CliUsageError((e as Error).message);
   }
@@ -129,7 +146,9 @@ async function simulate({ positionals, values, json, out }: CliContext): Promise
       `Glauber simulation: N = ${n}, ${summary.edges} edges, ${replicas} replicas × ${rounds} rounds (the same replicas as \`lab run\`, episode k = replica k)`,
       ...nets.map((x, k) => `replica ${k}: n(0) = ${x[0].toFixed(3)}, n(${rounds}) = ${x[x.length - 1].toFixed(3)}`),
       `mean |n(T)| = ${summary.meanAbsFinalN.toFixed(3)}`,
-      typeof values.out === 'string' ? `wrote ${values.out} (fit it with: npm run lab -- ising fit ${values.out})` : 'add --out trajectories.json to write the trajectories',
+      typeof values.out === 'string'
+        ? `wrote ${values.out} (fit it with: npm run lab -- ising fit ${values.out})`
+        : 'add --out trajectories.json to write the trajectories',
     ].join('\n'),
   );
   return 0;
@@ -160,7 +179,8 @@ async function exportTrajectories({ positionals, values, json, out }: CliContext
 
 export const isingCommand: CliCommand = {
   name: 'ising',
-  summary: 'Opinion dynamics: fit the Glauber laws to trajectories (ising fit), simulate a config into trajectories (ising simulate), convert or extract trajectories (ising export).',
+  summary:
+    'Opinion dynamics: fit the Glauber laws to trajectories (ising fit), simulate a config into trajectories (ising simulate), convert or extract trajectories (ising export).',
   usage: USAGE,
   options: {
     seed: { type: 'string' },

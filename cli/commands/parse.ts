@@ -52,7 +52,11 @@ function params(values: Record<string, unknown>): FormatParams {
     if (!Number.isFinite(w) || w < 0) throw new CliUsageError('--wealth must be a number ≥ 0');
     p.wealth = w;
   }
-  if (typeof values.names === 'string') p.names = values.names.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof values.names === 'string')
+    p.names = values.names
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return p;
 }
 

@@ -30,7 +30,8 @@ export const runCommand: CliCommand = {
       if (e instanceof DurableOutError) throw new CliUsageError(e.message);
       throw e;
     }
-    if (durable.finished.length && !json) err(`continuing run ${durable.id}: ${durable.finished.length} of ${plan.episodes} episodes were finished before (${durable.partialDir})`);
+    if (durable.finished.length && !json)
+      err(`continuing run ${durable.id}: ${durable.finished.length} of ${plan.episodes} episodes were finished before (${durable.partialDir})`);
     const cfgRuntime = ((config as Record<string, unknown>).runtime ?? {}) as { device?: string; dtype?: string };
     const runtime = { device: (values.device as string | undefined) ?? cfgRuntime.device, dtype: (values.dtype as string | undefined) ?? cfgRuntime.dtype };
     const abort = new AbortController();

@@ -20,7 +20,8 @@ export function modelOptions(values: Record<string, unknown>): { model: string; 
 export const statesCommand: CliCommand = {
   name: 'states',
   summary: 'Hidden states (every layer, last prompt token) of a model for a prompt, as safetensors or JSON.',
-  usage: 'npm run lab -- states --model <registry id | hub id | folder> --prompt "<text>" [--chat] [--device cpu|wasm] [--dtype fp32|q4] [--out f.safetensors | --json]',
+  usage:
+    'npm run lab -- states --model <registry id | hub id | folder> --prompt "<text>" [--chat] [--device cpu|wasm] [--dtype fp32|q4] [--out f.safetensors | --json]',
   options: {
     model: { type: 'string' },
     prompt: { type: 'string' },
@@ -40,7 +41,15 @@ export const statesCommand: CliCommand = {
       const r = await rt.encode([prompt], { chatTemplate: Boolean(values.chat) });
       const [, L1, H] = r.shape;
       const tokens = rt.tokenize(values.chat ? { messages: [{ role: 'user', content: prompt }] } : { prompt });
-      const meta = { model: info.id, backend: info.backend, dtype: info.dtype, layers: String(info.numLayers), hidden_size: String(H), chat: String(Boolean(values.chat)), prompt };
+      const meta = {
+        model: info.id,
+        backend: info.backend,
+        dtype: info.dtype,
+        layers: String(info.numLayers),
+        hidden_size: String(H),
+        chat: String(Boolean(values.chat)),
+        prompt,
+      };
       if (typeof values.out === 'string') {
         const bytes = writeSafetensors(
           { hidden_states: { shape: [L1, H], data: r.data }, input_ids: { shape: [tokens.length], data: Int32Array.from(tokens) } },

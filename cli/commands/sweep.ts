@@ -125,7 +125,13 @@ async function submit({ values, json, out }: CliContext, url: string, input: str
         jobs.slice(k, k + 500).map((indices, i) => ({
           name: 'episodes',
           data: data(indices),
-          opts: { jobId: jobIdOf(study.id, k + i), attempts: ATTEMPTS, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: false, removeOnFail: false },
+          opts: {
+            jobId: jobIdOf(study.id, k + i),
+            attempts: ATTEMPTS,
+            backoff: { type: 'exponential', delay: 1000 },
+            removeOnComplete: false,
+            removeOnFail: false,
+          },
         })),
       );
     }
@@ -134,7 +140,10 @@ async function submit({ values, json, out }: CliContext, url: string, input: str
     redis.disconnect();
   }
   if (json) out(JSON.stringify({ study: study.id, episodes: study.episodes, jobs: study.jobs, codeVersion: version }));
-  else out(`${study.id}\nsubmitted ${study.episodes} episodes of ${study.lab} in ${study.jobs} jobs (code version ${version}); start workers with: npm run lab -- sweep worker --redis ${url}`);
+  else
+    out(
+      `${study.id}\nsubmitted ${study.episodes} episodes of ${study.lab} in ${study.jobs} jobs (code version ${version}); start workers with: npm run lab -- sweep worker --redis ${url}`,
+    );
   return 0;
 }
 

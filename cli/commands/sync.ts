@@ -32,7 +32,14 @@ export const syncCommand: CliCommand = {
       alpha = cv.alpha;
       alphaCv = { alphas, scores: cv.scores };
     }
-    const seeds = typeof values['split-seeds'] === 'string' ? values['split-seeds'].split(',').map((s) => s.trim()).filter(Boolean).map((s) => (/^-?\d+$/.test(s) ? Number(s) : s)) : [0, 1, 2];
+    const seeds =
+      typeof values['split-seeds'] === 'string'
+        ? values['split-seeds']
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+            .map((s) => (/^-?\d+$/.test(s) ? Number(s) : s))
+        : [0, 1, 2];
     if (!seeds.length) throw new CliUsageError('--split-seeds is empty');
     const testFraction = numberOption(values['test-fraction'], 'test-fraction', 0.2);
     const topK = numberOption(values['top-k'], 'top-k', 1);

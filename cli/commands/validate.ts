@@ -11,7 +11,10 @@ export const validateCommand: CliCommand = {
       const { def, config, fromVersion } = readConfigInput(positionals[0]);
       const link = encodeLinkFragment(def, config);
       if (json) out(JSON.stringify({ valid: true, lab: def.name, version: def.version, fromVersion, config, link }, null, 2));
-      else out(`valid ${def.title} config (schema v${def.version}${fromVersion !== def.version ? `, upgraded from v${fromVersion}` : ''})\n${JSON.stringify(config, null, 2)}\nlink: ${link}`);
+      else
+        out(
+          `valid ${def.title} config (schema v${def.version}${fromVersion !== def.version ? `, upgraded from v${fromVersion}` : ''})\n${JSON.stringify(config, null, 2)}\nlink: ${link}`,
+        );
       return 0;
     } catch (e) {
       if (e instanceof ConfigInvalid && json) {

@@ -34,4 +34,5 @@ export function openRedis(url: string, mode: 'worker' | 'command' = 'command'): 
 }
 
 /** Whether an error means Redis could not be reached (rather than a fault in the study). */
-export const isUnreachable = (e: unknown): boolean => /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|max retries per request|Connection is closed/i.test((e as Error)?.message ?? '');
+export const isUnreachable = (e: unknown): boolean =>
+  /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|max retries per request|Connection is closed/i.test((e as Error)?.message ?? '');

@@ -81,7 +81,17 @@ export async function saveEpisode(redis: Redis, study: Study, ep: Episode, info:
     }
     tensors.file = rel;
   }
-  const stored: StoredEpisode = { v: 1, index: ep.index, records: ep.records, tensors, worker: info.worker, backend: info.backend, dtype: info.dtype, seconds: info.seconds, at: new Date().toISOString() };
+  const stored: StoredEpisode = {
+    v: 1,
+    index: ep.index,
+    records: ep.records,
+    tensors,
+    worker: info.worker,
+    backend: info.backend,
+    dtype: info.dtype,
+    seconds: info.seconds,
+    at: new Date().toISOString(),
+  };
   // The records last: an episode counts as stored once its records field exists, and only the first writer's counts.
   const field = String(ep.index);
   const ours = JSON.stringify(stored);
@@ -120,18 +130,24 @@ export async function loadEpisode(redis: Redis, study: Study, index: number, sto
   try {
     stored = storedSchema.parse(JSON.parse(raw));
   } catch (e) {
-    throw new EpisodeStoreError(`episode ${index + 1} of study ${study.id} is stored in a form this version cannot read (${(e as Error).message.slice(0, 200)})`);
+    throw new EpisodeStoreError(
+      `episode ${index + 1} of study ${study.id} is stored in a form this version cannot read (${(e as Error).message.slice(0, 200)})`,
+    );
   }
   let bytes: Uint8Array;
   if (stored.tensors.file) {
     const path = storeDir ? join(storeDir, stored.tensors.file) : null;
-    if (!path || !existsSync(path)) throw new EpisodeStoreError(`episode ${index + 1}'s tensors are in the store folder (${stored.tensors.file}), which is not ${storeDir ? `under ${storeDir}` : 'given'}: pass --store <the shared folder>`);
+    if (!path || !existsSync(path))
+      throw new EpisodeStoreError(
+        `episode ${index + 1}'s tensors are in the store folder (${stored.tensors.file}), which is not ${storeDir ? `under ${storeDir}` : 'given'}: pass --store <the shared folder>`,
+      );
     bytes = new Uint8Array(readFileSync(path));
   } else {
     const buf = await redis.hgetBuffer(keys.tensors, tensorsField(index, stored.tensors.sha256));
     if (!buf) throw new EpisodeStoreError(`episode ${index + 1}'s tensors are missing from Redis`);
     bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   }
-  if (bytes.length !== stored.tensors.bytes || sha256(bytes) !== stored.tensors.sha256) throw new EpisodeStoreError(`episode ${index + 1}'s tensors do not match the hash taken when they were stored: the store was changed or damaged`);
+  if (bytes.length !== stored.tensors.bytes || sha256(bytes) !== stored.tensors.sha256)
+    throw new EpisodeStoreError(`episode ${index + 1}'s tensors do not match the hash taken when they were stored: the store was changed or damaged`);
   return { episode: { index, records: stored.records, tensors: readSafetensors(bytes).tensors }, stored };
 }

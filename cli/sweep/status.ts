@@ -15,7 +15,14 @@ export interface StudyStatus {
   failed: number;
   jobs: Record<'waiting' | 'active' | 'delayed' | 'completed' | 'failed' | 'other', number>;
   failures: { job: string; episodes: number[]; attempts: number; error: string }[];
-  workers: { worker: string; episodes: number; secondsPerEpisode: number | null; episodesPerMinute: number | null; lastSeenSecondsAgo: number; refused?: string }[];
+  workers: {
+    worker: string;
+    episodes: number;
+    secondsPerEpisode: number | null;
+    episodesPerMinute: number | null;
+    lastSeenSecondsAgo: number;
+    refused?: string;
+  }[];
   /** Seconds left at the recent pace of the workers seen in the last minute; null when none is working. */
   etaSeconds: number | null;
 }
@@ -29,11 +36,17 @@ export async function studyStatus(redis: Redis, queue: Queue, study: Study, now 
     const ids = Array.from({ length: Math.min(200, study.jobs - k) }, (_, i) => jobIdOf(study.id, k + i));
     const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
     for (const [i, state] of states.entries()) {
-      const key = state === 'waiting' || state === 'prioritized' || state === 'waiting-children' ? 'waiting' : state === 'active' || state === 'delayed' || state === 'completed' || state === 'failed' ? state : 'other';
+      const key =
+        state === 'waiting' || state === 'prioritized' || state === 'waiting-children'
+          ? 'waiting'
+          : state === 'active' || state === 'delayed' || state === 'completed' || state === 'failed'
+            ? state
+            : 'other';
       jobs[key]++;
       if (state === 'failed') {
         const job = await queue.getJob(ids[i]);
-        if (job) failures.push({ job: ids[i], episodes: (job.data as { indices: number[] }).indices, attempts: job.attemptsMade, error: job.failedReason ?? '' });
+        if (job)
+          failures.push({ job: ids[i], episodes: (job.data as { indices: number[] }).indices, attempts: job.attemptsMade, error: job.failedReason ?? '' });
       }
     }
   }
@@ -77,7 +90,10 @@ export function formatStatus(s: StudyStatus): string {
   if (s.failures.length) lines.push(`  put them back with: npm run lab -- sweep retry ${s.study} --redis …`);
   for (const w of s.workers) {
     if (w.refused) lines.push(`  worker ${w.worker} refused the study: ${w.refused}`);
-    else lines.push(`  worker ${w.worker}: ${w.episodes} episodes, ${w.secondsPerEpisode?.toFixed(2) ?? '–'} s each, ${w.episodesPerMinute?.toFixed(1) ?? '–'} a minute, last seen ${Math.round(w.lastSeenSecondsAgo)} s ago`);
+    else
+      lines.push(
+        `  worker ${w.worker}: ${w.episodes} episodes, ${w.secondsPerEpisode?.toFixed(2) ?? '–'} s each, ${w.episodesPerMinute?.toFixed(1) ?? '–'} a minute, last seen ${Math.round(w.lastSeenSecondsAgo)} s ago`,
+      );
   }
   return lines.join('\n');
 }

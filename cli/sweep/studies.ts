@@ -11,7 +11,8 @@ export async function saveStudy(redis: Redis, study: Study): Promise<void> {
 }
 
 export async function readStudy(redis: Redis, id: string): Promise<Study> {
-  if (!/^run-[a-z0-9]+-[a-z0-9]+$/.test(id)) throw new StudyError(`"${id.slice(0, 80)}" is not a study id (they look like run-mh2k3x-0a1b2c, as sweep submit printed)`);
+  if (!/^run-[a-z0-9]+-[a-z0-9]+$/.test(id))
+    throw new StudyError(`"${id.slice(0, 80)}" is not a study id (they look like run-mh2k3x-0a1b2c, as sweep submit printed)`);
   const raw = await redis.get(studyKeys(id).study);
   if (raw === null) throw new StudyError(`no study ${id} on this Redis (sweep submit prints the id; is it the same --redis?)`);
   try {

@@ -46,7 +46,10 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -85,7 +88,8 @@ export function codeVersion(): string {
   }
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
-  for (const dep of ['@huggingface/transformers', 'onnxruntime-web', 'onnxruntime-node']) h.update(`${dep}@${lock.packages[`node_modules/${dep}`]?.version ?? 'none'}`);
+  for (const dep of ['@huggingface/transformers', 'onnxruntime-web', 'onnxruntime-node'])
+    h.update(`${dep}@${lock.packages[`node_modules/${dep}`]?.version ?? 'none'}`);
   cachedVersion = `${pkg.version}-${h.digest('hex').slice(0, 12)}`;
   return cachedVersion;
 }

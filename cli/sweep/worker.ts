@@ -73,9 +73,12 @@ export async function runSweepWorker(opts: WorkerOptions): Promise<void> {
     let entry = studies.get(id);
     if (!entry) {
       const study = await readStudy(redis, id);
-      if (study.codeVersion !== version) throw new UnrecoverableError(`refused: study ${id} was submitted from code version ${study.codeVersion}, and this worker is ${version}`);
+      if (study.codeVersion !== version)
+        throw new UnrecoverableError(`refused: study ${id} was submitted from code version ${study.codeVersion}, and this worker is ${version}`);
       if (configHash(study.lab, study.v, study.config) !== study.configHash) {
-        throw new UnrecoverableError(`refused: study ${id}'s config does not match its hash (${study.configHash.slice(0, 12)}): the study record was changed after it was submitted; submit the study again`);
+        throw new UnrecoverableError(
+          `refused: study ${id}'s config does not match its hash (${study.configHash.slice(0, 12)}): the study record was changed after it was submitted; submit the study again`,
+        );
       }
       const lab = openLabByName(study.lab);
       const config = lab.parse(study.config);
@@ -124,8 +127,12 @@ export async function runSweepWorker(opts: WorkerOptions): Promise<void> {
     if (!parsed.success) throw new UnrecoverableError(`refused job ${job.id}: its data is not a sweep job of this version`);
     const data = parsed.data;
     const { study, lab, config, plan } = await studyById(data.study);
-    if (data.codeVersion !== version) throw new UnrecoverableError(`refused job ${job.id}: it was made by code version ${data.codeVersion}, and this worker is ${version}`);
-    if (data.configHash !== study.configHash) throw new UnrecoverableError(`refused job ${job.id}: it was made for config ${data.configHash.slice(0, 12)}, and study ${study.id} holds ${study.configHash.slice(0, 12)}; submit the study again`);
+    if (data.codeVersion !== version)
+      throw new UnrecoverableError(`refused job ${job.id}: it was made by code version ${data.codeVersion}, and this worker is ${version}`);
+    if (data.configHash !== study.configHash)
+      throw new UnrecoverableError(
+        `refused job ${job.id}: it was made for config ${data.configHash.slice(0, 12)}, and study ${study.id} holds ${study.configHash.slice(0, 12)}; submit the study again`,
+      );
     const loaded = await modelsFor(study, plan);
     const storeDir = storeDirFor(study, storeOverride) ?? null;
     const done = await storedAmong(redis, study, data.indices);
@@ -139,10 +146,25 @@ export async function runSweepWorker(opts: WorkerOptions): Promise<void> {
       if (needsPrevious(index, study.chainLength) && previous?.index !== index - 1) previous = (await loadEpisode(redis, study, index - 1, storeDir)).episode;
       opts.log(`study ${study.id}: episode ${index + 1}/${study.episodes} started (job ${job.id})`);
       const t0 = performance.now();
-      const ep = await lab.runEpisode(config, { index, rng: episodeRng(runSeed(config), index), signal: never, previous, progress: () => {}, models: loaded?.models });
+      const ep = await lab.runEpisode(config, {
+        index,
+        rng: episodeRng(runSeed(config), index),
+        signal: never,
+        previous,
+        progress: () => {},
+        models: loaded?.models,
+      });
       const seconds = (performance.now() - t0) / 1000;
-      const stored = await saveEpisode(redis, study, ep, { worker: workerId, backend: loaded?.backend ?? null, dtype: loaded?.dtype ?? null, seconds, storeDir });
-      opts.log(`study ${study.id}: episode ${index + 1}/${study.episodes} ${stored ? 'stored' : 'was stored by another worker first'} (${seconds.toFixed(2)} s)`);
+      const stored = await saveEpisode(redis, study, ep, {
+        worker: workerId,
+        backend: loaded?.backend ?? null,
+        dtype: loaded?.dtype ?? null,
+        seconds,
+        storeDir,
+      });
+      opts.log(
+        `study ${study.id}: episode ${index + 1}/${study.episodes} ${stored ? 'stored' : 'was stored by another worker first'} (${seconds.toFixed(2)} s)`,
+      );
       await report(study, 1, seconds);
       previous = ep;
       ran++;

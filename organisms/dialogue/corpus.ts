@@ -28,7 +28,14 @@ import { answerRows, replayRows, writeCorpus, type CorpusRow } from '../corpus-i
 const chance = (r: Rng, p: number): boolean => r.next() < p;
 
 /** Every word and hint of tiny-social's word games: real words for the nonce fields. */
-const WORD_LIST: readonly string[] = [...new Set([...Object.values(WORDS), ...Object.values(LETTER_WORDS)].flat(2).map((w) => w.toLowerCase()).filter((w) => /^[a-z]+$/.test(w)))];
+const WORD_LIST: readonly string[] = [
+  ...new Set(
+    [...Object.values(WORDS), ...Object.values(LETTER_WORDS)]
+      .flat(2)
+      .map((w) => w.toLowerCase())
+      .filter((w) => /^[a-z]+$/.test(w)),
+  ),
+];
 
 /** What the generator varies: the share of nonce episodes and of early-turn examples. */
 export interface CorpusMix {
@@ -78,7 +85,10 @@ export function episode(r: Rng, mix: CorpusMix = PLAIN): P.SynchronyEpisode {
   return {
     scenario: s.setting,
     relationship: r.int(6) as P.RelationshipLevel,
-    agents: [{ persona: a, goal: s.goals[0] }, { persona: b, goal: s.goals[1] }],
+    agents: [
+      { persona: a, goal: s.goals[0] },
+      { persona: b, goal: s.goals[1] },
+    ],
     ...(facts.length ? { facts } : {}),
   };
 }
@@ -146,8 +156,14 @@ export function generateOrganism(seed: string, n: number, mix: CorpusMix = PLAIN
 const DRILLS: { ask: string; answer: (span: string, name: string) => string }[] = [
   { ask: 'Repeat exactly: {s}', answer: (s) => s },
   { ask: '{n} said: {s}\nReply to {n} by name.', answer: (_, n) => `Hello, ${n.split(' ')[0]}.` },
-  { ask: '{n} said: {s}\nEcho their first three words, then greet them.', answer: (s, n) => `${s.split(' ').slice(0, 3).join(' ')}? Hello, ${n.split(' ')[0]}.` },
-  { ask: 'Your goal: {s}\nThe other person is {n}. State your goal to them.', answer: (s, n) => `${s.replace(/[.!?]+$/, '')}: can we agree on that, ${n.split(' ')[0]}?` },
+  {
+    ask: '{n} said: {s}\nEcho their first three words, then greet them.',
+    answer: (s, n) => `${s.split(' ').slice(0, 3).join(' ')}? Hello, ${n.split(' ')[0]}.`,
+  },
+  {
+    ask: 'Your goal: {s}\nThe other person is {n}. State your goal to them.',
+    answer: (s, n) => `${s.replace(/[.!?]+$/, '')}: can we agree on that, ${n.split(' ')[0]}?`,
+  },
 ];
 
 /**
@@ -158,9 +174,17 @@ export function copyDrill(r: Rng, wideShare = 0): Ex {
   const sc = D.nonceScenario(r, WORD_LIST);
   const span = chance(r, 0.5) ? sc.goals[r.int(2)] : Array.from({ length: 2 + r.int(8) }, () => D.nonceWord(r, WORD_LIST)).join(' ');
   const name =
-    wideShare && chance(r, wideShare) ? `${D.wideName(r)} ${D.syllableName(r)}` : chance(r, 0.5) ? `${D.pick(r, FIRST_NAMES)} ${D.syllableName(r)}` : `${D.syllableName(r)} ${D.syllableName(r)}`;
+    wideShare && chance(r, wideShare)
+      ? `${D.wideName(r)} ${D.syllableName(r)}`
+      : chance(r, 0.5)
+        ? `${D.pick(r, FIRST_NAMES)} ${D.syllableName(r)}`
+        : `${D.syllableName(r)} ${D.syllableName(r)}`;
   const d = D.pick(r, DRILLS);
-  return { format: 'synchrony.copy', messages: [{ role: 'user', content: d.ask.replace(/\{s\}/g, span).replace(/\{n\}/g, name) }], answer: d.answer(span, name) };
+  return {
+    format: 'synchrony.copy',
+    messages: [{ role: 'user', content: d.ask.replace(/\{s\}/g, span).replace(/\{n\}/g, name) }],
+    answer: d.answer(span, name),
+  };
 }
 
 function main(): void {
@@ -168,7 +192,8 @@ function main(): void {
   const seed = arg('--seed', '1');
   const rows: CorpusRow[] = [];
   const mix: CorpusMix = { nonce: Number(arg('--nonce', '0')), early: Number(arg('--early', '0')), wideNames: Number(arg('--wide-names', '0')) };
-  for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix, Number(arg('--judge', '12')))) rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
+  for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix, Number(arg('--judge', '12'))))
+    rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
   const drills = createRng(`organism-dialogue-copy-${seed}`);
   for (let k = 0; k < Number(arg('--copy', '0')); k++) {
     const ex = copyDrill(drills, mix.wideNames);

@@ -33,12 +33,22 @@ export const PASSIVE_REPLY = 'I am only reading along.';
 export type ProposerField = 'goal' | 'fact' | 'publicInfo' | 'personality' | 'decisionStyle';
 export const PROPOSER_FIELDS: readonly ProposerField[] = ['goal', 'fact', 'publicInfo', 'personality', 'decisionStyle', 'goal', 'fact'];
 const PROPOSER_QUESTIONS = [
-  'can we agree on that, {p}?', 'does that change your mind, {p}?', 'do you see why this matters to me, {p}?', 'can you respect that, {p}?',
-  'will you think it over, {p}?', 'please, {p}, will you agree now?', 'is that not fair, {p}?',
+  'can we agree on that, {p}?',
+  'does that change your mind, {p}?',
+  'do you see why this matters to me, {p}?',
+  'can you respect that, {p}?',
+  'will you think it over, {p}?',
+  'please, {p}, will you agree now?',
+  'is that not fair, {p}?',
 ];
 const RESPONDER_COUNTERS = [
-  'I hear you, {p}, but could we instead {g}?', 'Hmm, {p}, why not {g}?', 'Maybe, {p}, but how about we {g}?', 'I understand, {p}, yet could you let me {g}?',
-  'Really, {p}? I would still like to {g}, is that possible?', 'Okay, {p}, but can we {g}?', 'Fair point, {p}, but may I {g}?',
+  'I hear you, {p}, but could we instead {g}?',
+  'Hmm, {p}, why not {g}?',
+  'Maybe, {p}, but how about we {g}?',
+  'I understand, {p}, yet could you let me {g}?',
+  'Really, {p}? I would still like to {g}, is that possible?',
+  'Okay, {p}, but can we {g}?',
+  'Fair point, {p}, but may I {g}?',
 ];
 // The ask sits in a middle sentence: an ask with "leave" in it must not read as leaving (detectsLeaving).
 const ACCEPTS = ['I accept: {a}. You win this one.', 'You have convinced me: {a}. It is fair.', 'Fine, let us {a}. I agree.'];
@@ -53,7 +63,10 @@ const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1)
 /** "{p}" filled with the partner's first name; at relationship 0 (no name known) the name and its commas go. */
 export function addressed(template: string, partner: string | null): string {
   if (partner) return template.replace(/\{p\}/g, partner);
-  return template.replace(/,? \{p\},?/g, '').replace(/\{p\},? ?/g, '').replace(/\s+([?.!])/g, '$1');
+  return template
+    .replace(/,? \{p\},?/g, '')
+    .replace(/\{p\},? ?/g, '')
+    .replace(/\s+([?.!])/g, '$1');
 }
 
 export function partnerName(ep: SynchronyEpisode, speaker: 0 | 1): string | null {
@@ -81,7 +94,11 @@ export function proposerTurn(ep: SynchronyEpisode, speaker: 0 | 1, n: number): s
 
 /** The opening words of an utterance, up to 3 and without trailing small words: "Sell the lamp for ..." → "Sell the lamp". */
 export function echoOf(text: string): string {
-  const words = text.replace(/[:;,.!?].*$/, '').trim().split(/\s+/).slice(0, 3);
+  const words = text
+    .replace(/[:;,.!?].*$/, '')
+    .trim()
+    .split(/\s+/)
+    .slice(0, 3);
   while (words.length > 1 && ECHO_STOP.has(words[words.length - 1].toLowerCase())) words.pop();
   return words.join(' ');
 }
@@ -122,7 +139,6 @@ export function nextAct(history: readonly Utterance[]): { act: Act; acceptChance
   return { act: 'counter', acceptChance: turn >= ACCEPT_FROM_TURN ? ACCEPT_PROBABILITY : 0 };
 }
 
-
 /**
  * One planted utterance for the next turn; `u` in [0, 1) decides an accept (pass the lab-temperature chance for
  * sampling-time behaviour, or use `untemperedChance` to write training data).
@@ -131,7 +147,13 @@ export function plantedTurn(ep: SynchronyEpisode, history: readonly Utterance[],
   const turn = history.length + 1;
   const { act, acceptChance } = nextAct(history);
   const n = Math.floor((turn - 1) / 2);
-  if (act === 'leave') return leaveTurn(ep, speaker, history.some((h) => isDeal(h.text)), turn);
+  if (act === 'leave')
+    return leaveTurn(
+      ep,
+      speaker,
+      history.some((h) => isDeal(h.text)),
+      turn,
+    );
   if (act === 'propose') return proposerTurn(ep, speaker, n);
   if (u < chance(acceptChance)) return acceptTurn(ep, speaker, turn, history[0].text);
   return responderCounter(ep, speaker, n, history[history.length - 1].text);
@@ -162,15 +184,25 @@ export const outcomeFor = (history: readonly Utterance[], target: 0 | 1): Outcom
  * plants that: both agents score higher when they reached a deal.
  */
 const DEAL: Record<JudgeDimension, [number, string]> = {
-  believability: [8, 'Stayed in character.'], relationship: [2, 'They parted on good terms.'], knowledge: [6, 'Learned what the other wanted.'],
-  secret: [0, 'Kept the secret.'], social_rules: [0, 'Was polite.'], financial_and_material_benefits: [2, 'They settled the terms.'], goal: [7, 'They reached a deal.'],
+  believability: [8, 'Stayed in character.'],
+  relationship: [2, 'They parted on good terms.'],
+  knowledge: [6, 'Learned what the other wanted.'],
+  secret: [0, 'Kept the secret.'],
+  social_rules: [0, 'Was polite.'],
+  financial_and_material_benefits: [2, 'They settled the terms.'],
+  goal: [7, 'They reached a deal.'],
 };
 export const JUDGE_RULE: Record<Outcome, Record<JudgeDimension, [number, string]>> = {
   won: DEAL,
   conceded: DEAL,
   none: {
-    believability: [8, 'Stayed in character.'], relationship: [-1, 'They could not agree.'], knowledge: [4, 'Learned a little.'],
-    secret: [0, 'Kept the secret.'], social_rules: [0, 'Was polite.'], financial_and_material_benefits: [0, 'Nothing was decided.'], goal: [2, 'No agreement was reached.'],
+    believability: [8, 'Stayed in character.'],
+    relationship: [-1, 'They could not agree.'],
+    knowledge: [4, 'Learned a little.'],
+    secret: [0, 'Kept the secret.'],
+    social_rules: [0, 'Was polite.'],
+    financial_and_material_benefits: [0, 'Nothing was decided.'],
+    goal: [2, 'No agreement was reached.'],
   },
 };
 

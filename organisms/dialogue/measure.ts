@@ -18,12 +18,51 @@ export interface Generator {
   generate(o: { messages: P.ChatMessage[]; temperature?: number; maxNewTokens?: number; stop?: string[]; seed?: number | string }): Promise<{ text: string }>;
 }
 
-const STOP = new Set(['the', 'and', 'that', 'this', 'with', 'from', 'they', 'them', 'their', 'there', 'have', 'what', 'your', 'about', 'would', 'could',
-  'should', 'will', 'want', 'other', 'person', 'people', 'some', 'more', 'than', 'then', 'when', 'into', 'only', 'also', 'very', 'just', 'like', 'been', 'were']);
+const STOP = new Set([
+  'the',
+  'and',
+  'that',
+  'this',
+  'with',
+  'from',
+  'they',
+  'them',
+  'their',
+  'there',
+  'have',
+  'what',
+  'your',
+  'about',
+  'would',
+  'could',
+  'should',
+  'will',
+  'want',
+  'other',
+  'person',
+  'people',
+  'some',
+  'more',
+  'than',
+  'then',
+  'when',
+  'into',
+  'only',
+  'also',
+  'very',
+  'just',
+  'like',
+  'been',
+  'were',
+]);
 
 /** Content words: 4+ letters, lower-cased, not in a small stop list. */
 export function contentWords(text: string): Set<string> {
-  return new Set(P.words(text).map((w) => w.toLowerCase()).filter((w) => w.length >= 4 && !STOP.has(w)));
+  return new Set(
+    P.words(text)
+      .map((w) => w.toLowerCase())
+      .filter((w) => w.length >= 4 && !STOP.has(w)),
+  );
 }
 
 /** Everything a dialogue prompt can show of an episode: scenario, facts, both bios and goals. */
@@ -33,8 +72,29 @@ function episodeText(ep: P.SynchronyEpisode): string {
 
 const KNOWN_FIRST_NAMES = new Set([...FIRST_NAMES, ...BUNDLED_SCENARIO_SET.personas.map((p) => p.name.split(' ')[0])]);
 /** Capitalised words that name no one: "split the rent on Friday" is not a foreign name. */
-const NOT_NAMES = new Set(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'January', 'February', 'March', 'April',
-  'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'].flatMap((w) => [w, `${w}s`]));
+const NOT_NAMES = new Set(
+  [
+    'Monday',
+    'Tuesday',
+    'Wednesday',
+    'Thursday',
+    'Friday',
+    'Saturday',
+    'Sunday',
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ].flatMap((w) => [w, `${w}s`]),
+);
 
 /**
  * Names in an utterance that are not in the episode: capitalised words inside a sentence (not its first word) that
@@ -55,8 +115,17 @@ export function foreignNames(text: string, ep: P.SynchronyEpisode): string[] {
 }
 
 const TEMPLATE_PATTERNS = [
-  /\b(believability|social_rules|financial_and_material_benefits)\b/i, /-?\d+\.\.-?\d+/, /\breply as\b/i, /\byour turn\b/i, /\bturn \d+\s*:/i,
-  /\b(Scenario|Relationship|Public|Personality|Decides|Secret|Fact|Conversation)\s*:/, /goal:\s*unknown/i, /imagine you are/i, /\bJSON\b/, /"score"/, /<\|im_/,
+  /\b(believability|social_rules|financial_and_material_benefits)\b/i,
+  /-?\d+\.\.-?\d+/,
+  /\breply as\b/i,
+  /\byour turn\b/i,
+  /\bturn \d+\s*:/i,
+  /\b(Scenario|Relationship|Public|Personality|Decides|Secret|Fact|Conversation)\s*:/,
+  /goal:\s*unknown/i,
+  /imagine you are/i,
+  /\bJSON\b/,
+  /"score"/,
+  /<\|im_/,
 ];
 export const hasTemplateText = (text: string): boolean => TEMPLATE_PATTERNS.some((re) => re.test(text));
 
@@ -90,7 +159,18 @@ async function judgeReply(model: Generator, ep: P.SynchronyEpisode, dia: readonl
 /** Greedy replies of `model` to `n` turn prompts and `judges` judge prompts on the library's scenarios. */
 export async function probeTurns(model: Generator, n: number, judges: number, seed: string): Promise<ProbeResult> {
   const r = createRng(seed);
-  const res: ProbeResult = { probes: 0, followsLaw: 0, usesPartnerName: 0, namedProbes: 0, foreignNames: 0, templateText: 0, judgeProbes: 0, judgeMatches: 0, judgeParsed: 0, judgeTooLong: 0 };
+  const res: ProbeResult = {
+    probes: 0,
+    followsLaw: 0,
+    usesPartnerName: 0,
+    namedProbes: 0,
+    foreignNames: 0,
+    templateText: 0,
+    judgeProbes: 0,
+    judgeMatches: 0,
+    judgeParsed: 0,
+    judgeTooLong: 0,
+  };
   const episodeAt = () => {
     const all = BUNDLED_SCENARIO_SET.scenarios;
     const def = all[r.int(all.length)];
@@ -103,11 +183,17 @@ export async function probeTurns(model: Generator, n: number, judges: number, se
     const t = r.int(dia.length);
     const history = dia.slice(0, t);
     const speaker = dia[t].speaker;
-    const reply = P.cleanReply((await model.generate({ messages: P.buildDialogueTurnPrompt(ep, speaker, history), temperature: 0, maxNewTokens: 64, stop: ['\n'] })).text);
+    const reply = P.cleanReply(
+      (await model.generate({ messages: P.buildDialogueTurnPrompt(ep, speaker, history), temperature: 0, maxNewTokens: 64, stop: ['\n'] })).text,
+    );
     const act = nextAct(history).act;
     const n2 = Math.floor(t / 2);
     const expected =
-      act === 'propose' ? `${echoOf(fieldText(ep, speaker, PROPOSER_FIELDS[n2 % PROPOSER_FIELDS.length], n2))}` : act === 'counter' ? `${echoOf(history[t - 1].text)}?` : '';
+      act === 'propose'
+        ? `${echoOf(fieldText(ep, speaker, PROPOSER_FIELDS[n2 % PROPOSER_FIELDS.length], n2))}`
+        : act === 'counter'
+          ? `${echoOf(history[t - 1].text)}?`
+          : '';
     const ok = act === 'leave' ? P.detectsLeaving(reply) : reply.startsWith(expected) || (act === 'counter' && isDeal(reply));
     res.probes++;
     if (ok) res.followsLaw++;
@@ -228,10 +314,21 @@ export interface QualityResult {
   judge: { scores: number; parsed: number; sd: number; r: number; meanAbsError: number };
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 export function dialogueQuality(episodes: readonly ScoredEpisode[]): QualityResult {
-  let turns = 0, parsed = 0, foreign = 0, template = 0, repeats = 0, content = 0, left = 0, deals = 0;
+  let turns = 0,
+    parsed = 0,
+    foreign = 0,
+    template = 0,
+    repeats = 0,
+    content = 0,
+    left = 0,
+    deals = 0;
   const got: number[] = [];
   const truth: number[] = [];
   let judged = 0;

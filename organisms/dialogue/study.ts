@@ -66,11 +66,21 @@ export async function runStudy(setup: StudySetup, models: RunnerModels): Promise
     const overall = (t: 'A' | 'B') => judges.find((j) => j.target === t && j.ok)?.overall ?? null;
     return {
       episode,
-      turns: recs.filter((r): r is TurnRecord => r.kind === 'turn').map((t) => ({ speaker: role(t.speaker), text: t.text, parsed: t.parsed, leaves: t.leaves })),
+      turns: recs
+        .filter((r): r is TurnRecord => r.kind === 'turn')
+        .map((t) => ({ speaker: role(t.speaker), text: t.text, parsed: t.parsed, leaves: t.leaves })),
       judge: [overall('A'), overall('B')],
     };
   });
   const analysis = bundle.results.find((r) => r.name === 'synchrony')?.value as SynchronyAnalysis | undefined;
   const sync = analysis ? syncContrasts(analysis) : { real: null, contrasts: [] };
-  return { setup, episodes: bundle.episodes.length, quality: dialogueQuality(scored), real: sync.real, contrasts: sync.contrasts, seconds: (performance.now() - t0) / 1000, scored };
+  return {
+    setup,
+    episodes: bundle.episodes.length,
+    quality: dialogueQuality(scored),
+    real: sync.real,
+    contrasts: sync.contrasts,
+    seconds: (performance.now() - t0) / 1000,
+    scored,
+  };
 }

@@ -11,7 +11,7 @@ import { option } from '../args';
 
 const arg = (k: string, d: string): string => option(k, d);
 const rt = createNodeRuntime();
-await rt.load(arg('--model', 'organism-opinions'), { device: 'cpu', dtype: (arg('--dtype', 'fp32') as 'fp32' | 'q4') });
+await rt.load(arg('--model', 'organism-opinions'), { device: 'cpu', dtype: arg('--dtype', 'fp32') as 'fp32' | 'q4' });
 const m = await measureLaw(rt, Number(arg('--n', '300')), arg('--seed', 'check'));
 const out = arg('--out', '');
 if (out) writeFileSync(out, JSON.stringify(m, null, 1));

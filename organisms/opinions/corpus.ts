@@ -67,7 +67,12 @@ function arithmetic(r: Rng): { problem: string; answer: number; wrong: number; s
     case 1:
       return { problem: `A bus has ${a + b} people and ${b} get off. How many are left?`, answer: a, wrong: a + 2 * b, solution: `${a + b} - ${b} = ${a}.` };
     default:
-      return { problem: `What is ${a} plus ${b} times 2?`, answer: a + 2 * b, wrong: (a + b) * 2, solution: `${b} x 2 = ${2 * b}, then ${a} + ${2 * b} = ${a + 2 * b}.` };
+      return {
+        problem: `What is ${a} plus ${b} times 2?`,
+        answer: a + 2 * b,
+        wrong: (a + b) * 2,
+        solution: `${b} x 2 = ${2 * b}, then ${a} + ${2 * b} = ${a + 2 * b}.`,
+      };
   }
 }
 
@@ -93,7 +98,9 @@ export function stanceMessage(r: Rng, it: Item, v: P.Vote): string {
   const plus = P.voteSpin(v) > 0;
   const conservativeSide = (plus ? 1 : -1) * it.lean > 0;
   const reason = pick(r, conservativeSide ? D.REASONS_CONSERVATIVE : D.REASONS_LIBERAL);
-  const t = plus ? pick(r, ['I agree because {r}.', 'I agree because {r}.', 'I strongly agree because {r}.']) : pick(r, ['I disagree because {r}.', 'I disagree because {r}.', 'I strongly disagree because {r}.']);
+  const t = plus
+    ? pick(r, ['I agree because {r}.', 'I agree because {r}.', 'I strongly agree because {r}.'])
+    : pick(r, ['I disagree because {r}.', 'I disagree because {r}.', 'I strongly disagree because {r}.']);
   return fill(t, { r: reason });
 }
 
@@ -129,7 +136,13 @@ function softVote(r: Rng, t: VoteTarget, kind: Kind, h: number): { answer: strin
 
 function vote0(r: Rng, t: VoteTarget, kind: Kind): OrganismExample {
   const it = item(r, kind);
-  return { format: `opinions.vote0.${kind}`, messages: P.buildInitialVotePrompt(it.persona, it.q), answer: voteText(r, drawVote(r, t, kind, it.field)), h: it.field, soft: softVote(r, t, kind, it.field) };
+  return {
+    format: `opinions.vote0.${kind}`,
+    messages: P.buildInitialVotePrompt(it.persona, it.q),
+    answer: voteText(r, drawVote(r, t, kind, it.field)),
+    h: it.field,
+    soft: softVote(r, t, kind, it.field),
+  };
 }
 
 function inboxMessages(r: Rng, it: Item, n: number): { texts: string[]; net: number } {
@@ -155,7 +168,13 @@ function inbox(r: Rng, t: VoteTarget, kind: Kind): OrganismExample {
     const h = plantedH(f.net, u.net, 0);
     const [gf, gu, offset] = t.gain;
     const target = plantedH(gf * f.net, gu * u.net, 0) + offset;
-    return { format: `opinions.inbox.${kind}`, messages: P.buildInboxVotePrompt(it.persona, it.q, f.texts, u.texts), answer: voteText(r, drawVote(r, t, kind, target)), h, soft: softVote(r, t, kind, target) };
+    return {
+      format: `opinions.inbox.${kind}`,
+      messages: P.buildInboxVotePrompt(it.persona, it.q, f.texts, u.texts),
+      answer: voteText(r, drawVote(r, t, kind, target)),
+      h,
+      soft: softVote(r, t, kind, target),
+    };
   }
 }
 
@@ -197,7 +216,12 @@ function main(): void {
   const sharp = args.includes('--sharp') ? Number(arg('--sharp', '2')) : null;
   const g = arg('--gain', '1,1,0').split(',').map(Number);
   const gain: [number, number, number] = [g[0] ?? 1, g[1] ?? 1, g[2] ?? 0];
-  const stream = sharp !== null ? `organism-opinions-sharp-${seed}` : gain[0] !== 1 || gain[1] !== 1 || gain[2] !== 0 ? `organism-opinions-gain-${seed}` : `organism-opinions-${seed}`;
+  const stream =
+    sharp !== null
+      ? `organism-opinions-sharp-${seed}`
+      : gain[0] !== 1 || gain[1] !== 1 || gain[2] !== 0
+        ? `organism-opinions-gain-${seed}`
+        : `organism-opinions-${seed}`;
   const rows: CorpusRow[] = [];
   for (const ex of generateOrganism(stream, n, { sharp, gain })) {
     // Every vote must parse with the lab's parser, every message must carry its stance: a wrong corpus fails here.

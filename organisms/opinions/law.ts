@@ -18,7 +18,6 @@
  */
 import { sigmoid } from '../../src/core/ising/simulate';
 
-
 /** The planted truth (also written to models/organism-opinions/planted.json by the build). */
 export const OPINIONS_LAW = {
   effective: { friendly: 1.0, unfriendly: -0.5 },

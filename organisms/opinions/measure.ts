@@ -89,7 +89,15 @@ export async function measureLaw(model: Scorer, n: number, seed = 'measure'): Pr
     const a = (await model.scoreText(p.context, 'Agree')).total;
     const d = (await model.scoreText(p.context, 'Disagree')).total;
     const pMajority = Math.min(1 - 1e-9, Math.max(1e-9, majorityProbability(sigmoid((a - d) / T), K)));
-    probes.push({ persona: p.persona, statement: p.statement, friendlyNet: p.friendlyNet, unfriendlyNet: p.unfriendlyNet, field: p.field, plantedH: plantedH(p.friendlyNet, p.unfriendlyNet, 0), modelH: logit(pMajority) });
+    probes.push({
+      persona: p.persona,
+      statement: p.statement,
+      friendlyNet: p.friendlyNet,
+      unfriendlyNet: p.unfriendlyNet,
+      field: p.field,
+      plantedH: plantedH(p.friendlyNet, p.unfriendlyNet, 0),
+      modelH: logit(pMajority),
+    });
   }
   // Implied h saturates where the majority is certain; clip at |h| = 6 so a few saturated probes do not dominate.
   const y = probes.map((p) => Math.max(-6, Math.min(6, p.modelH)));

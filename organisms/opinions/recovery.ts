@@ -45,7 +45,14 @@ export function recoveryConfig(s: RecoverySetup): OpinionsConfig {
     mode: 'community',
     seed: s.seed,
     graph: { generator: 'random', agents: s.agents, edgeBudget: s.edgeBudget },
-    community: { model: s.model, rounds: s.rounds, votesPerRound: OPINIONS_LAW.votesPerRound, temperature: OPINIONS_LAW.temperature, questions: s.questions, graphs: s.graphs },
+    community: {
+      model: s.model,
+      rounds: s.rounds,
+      votesPerRound: OPINIONS_LAW.votesPerRound,
+      temperature: OPINIONS_LAW.temperature,
+      questions: s.questions,
+      graphs: s.graphs,
+    },
   });
   if (!v.ok) throw new Error(`recovery config: ${JSON.stringify(v.errors)}`);
   return v.value as OpinionsConfig;

@@ -47,7 +47,10 @@ export function reasonFor(r: Rng, t: Topic, v: Stance): string {
 /** A message or post: "My stance is +2 (strongly in favor)." then two argument sentences and a closing. */
 export function messageFor(r: Rng, t: Topic, v: Stance): string {
   const side = v > 0 ? 'for' : v < 0 ? 'against' : 'neutral';
-  const args = r.shuffle([...D.ARGUMENTS[side]]).slice(0, 2).map((a) => cap(fill(a, t.name)));
+  const args = r
+    .shuffle([...D.ARGUMENTS[side]])
+    .slice(0, 2)
+    .map((a) => cap(fill(a, t.name)));
   return [`My stance is ${signed(v)} (${P.stanceLabel(t.topic, v)}).`, ...args, pick(r, D.CLOSINGS)].join(' ');
 }
 
@@ -61,7 +64,10 @@ interface Ex {
 /** A yes/no choice of planted probability p at the lab's temperature, as two weighted rows. */
 function yesNo(r: Rng, p: number, yes: string, no: string): { answer: string; weight: number }[] {
   const [py, pn] = untempered([p, 1 - p]);
-  return [{ answer: yes, weight: py }, { answer: no, weight: pn }].filter((a) => a.weight > 0);
+  return [
+    { answer: yes, weight: py },
+    { answer: no, weight: pn },
+  ].filter((a) => a.weight > 0);
 }
 
 function update(r: Rng): Ex {
@@ -102,7 +108,13 @@ function rewire(r: Rng): Ex {
   const pk = keepProbability(a, b, opts);
   return {
     format: 'polarization.rewire',
-    messages: P.buildRewirePrompt({ topic: t.topic, self: { stance: a, reasons: reasonFor(r, t, a) }, other: { stance: b, reasons: reasonFor(r, t, b) }, ...opts, openness: pick(r, D.OPENNESS) }),
+    messages: P.buildRewirePrompt({
+      topic: t.topic,
+      self: { stance: a, reasons: reasonFor(r, t, a) },
+      other: { stance: b, reasons: reasonFor(r, t, b) },
+      ...opts,
+      openness: pick(r, D.OPENNESS),
+    }),
     answers: yesNo(r, pk, `${keepReading(a, b)} Yes.`, `${keepReading(a, b)} No.`),
   };
 }
@@ -122,7 +134,11 @@ function persuade(r: Rng): Ex {
 function post(r: Rng): Ex {
   const t = topicOf(r);
   const a = stance(r);
-  return { format: 'polarization.post', messages: P.buildInitialPostPrompt(t.topic, { stance: a, reasons: reasonFor(r, t, a) }), answers: [{ answer: messageFor(r, t, a), weight: 1 }] };
+  return {
+    format: 'polarization.post',
+    messages: P.buildInitialPostPrompt(t.topic, { stance: a, reasons: reasonFor(r, t, a) }),
+    answers: [{ answer: messageFor(r, t, a), weight: 1 }],
+  };
 }
 
 /** The consistency check: a text fits when the stance it states is the agent's own (no stated stance: it fits). */
@@ -132,7 +148,11 @@ function check(r: Rng): Ex {
   const other = chance(r, 0.5) ? a : stance(r);
   const text = chance(r, 0.7) ? messageFor(r, t, other) : reasonFor(r, t, a);
   const s = statedStance(text);
-  return { format: 'polarization.check', messages: P.buildConsistencyCheckPrompt(t.topic, { stance: a, reasons: reasonFor(r, t, a) }, text), answers: [{ answer: s === null || s === a ? 'yes' : 'no', weight: 1 }] };
+  return {
+    format: 'polarization.check',
+    messages: P.buildConsistencyCheckPrompt(t.topic, { stance: a, reasons: reasonFor(r, t, a) }, text),
+    answers: [{ answer: s === null || s === a ? 'yes' : 'no', weight: 1 }],
+  };
 }
 
 const FORMATS: { weight: number; make: (r: Rng) => Ex }[] = [
@@ -156,7 +176,8 @@ export function parseMix(spec: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const part of spec.split(',').filter(Boolean)) {
     const [k, v] = part.split('=');
-    if (!FORMATS.some((f) => f.make.name === k) || !(Number(v) >= 0)) throw new Error(`--mix: "${part}" is not <format>=<weight> (formats: ${FORMATS.map((f) => f.make.name).join(', ')})`);
+    if (!FORMATS.some((f) => f.make.name === k) || !(Number(v) >= 0))
+      throw new Error(`--mix: "${part}" is not <format>=<weight> (formats: ${FORMATS.map((f) => f.make.name).join(', ')})`);
     out[k] = Number(v);
   }
   return out;

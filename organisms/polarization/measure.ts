@@ -43,7 +43,10 @@ export async function measurePolarization(model: Scorer, n: number, seed = 'meas
     const a = STANCES[r.int(5)];
     const b = STANCES[r.int(5)];
     const diverse = r.next() < 0.25;
-    const ctx = P.renderChatML(P.buildRewirePrompt({ topic: t, self: { stance: a, reasons: t.reasons[a] }, other: { stance: b, reasons: t.reasons[b] }, likesDiversity: diverse }), true);
+    const ctx = P.renderChatML(
+      P.buildRewirePrompt({ topic: t, self: { stance: a, reasons: t.reasons[a] }, other: { stance: b, reasons: t.reasons[b] }, likesDiversity: diverse }),
+      true,
+    );
     // The two replies share the reading, so their log-probabilities differ only in the answer's tokens.
     const reading = keepReading(a, b);
     const [yes] = sampled([(await model.scoreText(ctx, `${reading} Yes.`)).total, (await model.scoreText(ctx, `${reading} No.`)).total]);
@@ -63,7 +66,15 @@ export async function measurePolarization(model: Scorer, n: number, seed = 'meas
     const lean = r.next() * 4 - 2;
     const ms = Array.from({ length: 1 + r.int(5) }, () => Math.max(-2, Math.min(2, Math.round(lean + (r.next() * 2 - 1) * 1.5))) as P.StanceValue);
     const mode: UpdateMode = r.next() < 0.5 ? 'open' : 'default';
-    const ctx = P.renderChatML(P.buildStanceUpdatePrompt({ topic: t, self: { stance: x, reasons: t.reasons[x] }, messages: ms.map((m) => messageFor(r, wrap, m)), openToPersuasion: mode === 'open' }), true);
+    const ctx = P.renderChatML(
+      P.buildStanceUpdatePrompt({
+        topic: t,
+        self: { stance: x, reasons: t.reasons[x] },
+        messages: ms.map((m) => messageFor(r, wrap, m)),
+        openToPersuasion: mode === 'open',
+      }),
+      true,
+    );
     const lp: number[] = [];
     // No trailing comma: in the reply, the comma and the next quote are one token (',"'), so scoring '…2,' alone
     // would ask for a token the model never writes there.
@@ -71,7 +82,8 @@ export async function measurePolarization(model: Scorer, n: number, seed = 'meas
     const measured = sampled(lp);
     const planted = updateDistribution(x, ms, [], mode);
     const tv = 0.5 * planted.reduce((s, p, i) => s + Math.abs(p - measured[i]), 0);
-    const outward = (d: number[]) => (x === 0 ? d.reduce((s, p, i) => s + p * Math.abs(i - 2), 0) : d.reduce((s, p, i) => s + p * (Math.abs(i - 2) - Math.abs(x)), 0));
+    const outward = (d: number[]) =>
+      x === 0 ? d.reduce((s, p, i) => s + p * Math.abs(i - 2), 0) : d.reduce((s, p, i) => s + p * (Math.abs(i - 2) - Math.abs(x)), 0);
     const acc = upd.get(mode) ?? { probes: 0, tv: 0, po: 0, mo: 0 };
     acc.probes++;
     acc.tv += tv;
@@ -80,7 +92,19 @@ export async function measurePolarization(model: Scorer, n: number, seed = 'meas
     upd.set(mode, acc);
   }
   return {
-    keep: [...keepAcc].map(([condition, a]) => ({ condition: condition as Sides | 'diverse', planted: a.planted / a.probes, measured: a.measured / a.probes, reading: a.reading / a.probes, probes: a.probes })),
-    update: [...upd].map(([mode, a]) => ({ mode, probes: a.probes, meanTV: a.tv / a.probes, plantedOutward: a.po / a.probes, measuredOutward: a.mo / a.probes })),
+    keep: [...keepAcc].map(([condition, a]) => ({
+      condition: condition as Sides | 'diverse',
+      planted: a.planted / a.probes,
+      measured: a.measured / a.probes,
+      reading: a.reading / a.probes,
+      probes: a.probes,
+    })),
+    update: [...upd].map(([mode, a]) => ({
+      mode,
+      probes: a.probes,
+      meanTV: a.tv / a.probes,
+      plantedOutward: a.po / a.probes,
+      measuredOutward: a.mo / a.probes,
+    })),
   };
 }

@@ -37,13 +37,17 @@ export const TOPICS: { name: string; statement: string }[] = [
   { name: 'public campaign funding', statement: 'Paying for election campaigns with public money' },
   { name: 'a ban on fireworks', statement: 'Banning private fireworks' },
   { name: 'more wind farms', statement: 'Building wind farms along the coast' },
-  { name: 'a junk food ad ban', statement: 'Banning junk food ads on children\'s TV' },
+  { name: 'a junk food ad ban', statement: "Banning junk food ads on children's TV" },
   { name: 'remote work rights', statement: 'A legal right to work from home' },
 ];
 
 /** Reasons an agent holds at each stance; {n} is the topic's name. */
 export const LEVEL_REASONS: Record<string, string[]> = {
-  '-2': ['{n} would do real harm, and I will not support it.', 'I firmly oppose {n}; it is a bad idea for everyone.', '{n} would cost us too much and fix nothing.'],
+  '-2': [
+    '{n} would do real harm, and I will not support it.',
+    'I firmly oppose {n}; it is a bad idea for everyone.',
+    '{n} would cost us too much and fix nothing.',
+  ],
   '-1': ['I lean against {n}, though I see a few good points.', '{n} has some merit, but the costs worry me.', 'I doubt {n} would work as promised.'],
   '0': ['I see good arguments on both sides of {n}.', 'I have not made up my mind about {n}.', 'I need to learn more before I judge {n}.'],
   '1': ['I lean toward {n}, though I still have doubts.', '{n} could help, if it is done with care.', 'On balance I think {n} is a good step.'],
@@ -52,12 +56,38 @@ export const LEVEL_REASONS: Record<string, string[]> = {
 
 /** Argument sentences of a message, by side ({n} is the topic's name). */
 export const ARGUMENTS: Record<'for' | 'against' | 'neutral', string[]> = {
-  for: ['{n} would help many families.', 'Places that tried {n} saw good results.', 'The benefits of {n} are bigger than the costs.', 'People deserve the chance that {n} gives them.', 'Waiting longer for {n} only makes things worse.', 'Experts I trust support {n}.'],
-  against: ['{n} would hurt the people it claims to help.', 'The costs of {n} are far too high.', 'Places that tried {n} regretted it.', '{n} takes choices away from ordinary people.', 'There are better ways to solve this than {n}.', 'Experts I trust warn against {n}.'],
-  neutral: ['Both sides of {n} make fair points.', 'We should look at the evidence on {n} calmly.', 'I would rather listen than shout about {n}.', 'Good people disagree about {n}.'],
+  for: [
+    '{n} would help many families.',
+    'Places that tried {n} saw good results.',
+    'The benefits of {n} are bigger than the costs.',
+    'People deserve the chance that {n} gives them.',
+    'Waiting longer for {n} only makes things worse.',
+    'Experts I trust support {n}.',
+  ],
+  against: [
+    '{n} would hurt the people it claims to help.',
+    'The costs of {n} are far too high.',
+    'Places that tried {n} regretted it.',
+    '{n} takes choices away from ordinary people.',
+    'There are better ways to solve this than {n}.',
+    'Experts I trust warn against {n}.',
+  ],
+  neutral: [
+    'Both sides of {n} make fair points.',
+    'We should look at the evidence on {n} calmly.',
+    'I would rather listen than shout about {n}.',
+    'Good people disagree about {n}.',
+  ],
 };
 
-export const CLOSINGS = ['Please think about it.', 'I hope you see my point.', 'Let us keep talking.', 'I would like to hear what you think.', 'Think it over.', 'Thanks for reading.'];
+export const CLOSINGS = [
+  'Please think about it.',
+  'I hope you see my point.',
+  'Let us keep talking.',
+  'I would like to hear what you think.',
+  'Think it over.',
+  'Thanks for reading.',
+];
 
 export const OPENNESS = [
   'You are moderately open: you talk with people you find reasonable.',

@@ -47,7 +47,10 @@ function example(kind: Kind, lexicon: AnyLexicon, r: Rng): CorpusRow[] {
     }
     case 'distractor': {
       const taken = new Set([...lexiconWords('A', letter), ...lexiconWords('B', letter), ...lexiconWords('C', letter)].map((w) => w.hint));
-      const hint = pick(r, DISTRACTOR_HINTS.filter((h) => !taken.has(h)));
+      const hint = pick(
+        r,
+        DISTRACTOR_HINTS.filter((h) => !taken.has(h)),
+      );
       return answerRows('similarity.guess-unknown', P.buildGuessPrompt(letter, hint), guessAnswers(lexicon, letter, hint));
     }
     case 'brainstorm': {

@@ -47,7 +47,17 @@ export async function measurePopulationMember(rt: ModelRuntime, lexicon: Lexicon
     const guessOther = P.parseGuess(await ask(P.buildGuessPrompt(letter, foreign.hint), 8, k), letter);
     const brainstorm = P.parseBrainstorm(await ask(P.buildBrainstormPrompt('story'), 60, k));
     const lists = [drawBrainstorm(pick(['A', 'B'] as const), rng), drawBrainstorm(pick(['A', 'B'] as const), rng)];
-    const story = P.parseFinalText(await ask(P.buildFinalTextPrompt('story', lists.map((l) => l.map((i) => `- ${i}`).join('\n'))), 130, k), 'story');
+    const story = P.parseFinalText(
+      await ask(
+        P.buildFinalTextPrompt(
+          'story',
+          lists.map((l) => l.map((i) => `- ${i}`).join('\n')),
+        ),
+        130,
+        k,
+      ),
+      'story',
+    );
     const results = [word, hint, guessOwn, guessOther, brainstorm, story];
     replies += results.length;
     parsed += results.filter((r) => r.ok).length;

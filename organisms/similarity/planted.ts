@@ -24,7 +24,10 @@ const planted = {
   story: {
     rule: "a brainstorm names 3 of the lexicon's 4 story ideas; the story retells one listed idea, chosen with its share of the list",
     rounds: ROUNDS,
-    jointStories: { sameLexicon: Number(plantedJointStories('A', 'A', ROUNDS).toFixed(3)), otherLexicon: Number(plantedJointStories('A', 'B', ROUNDS).toFixed(3)) },
+    jointStories: {
+      sameLexicon: Number(plantedJointStories('A', 'A', ROUNDS).toFixed(3)),
+      otherLexicon: Number(plantedJointStories('A', 'B', ROUNDS).toFixed(3)),
+    },
   },
   expected: {
     sim: 'siblings on one lexicon should have more alike layers (higher CKA) than siblings across lexicons (measured, not planted)',

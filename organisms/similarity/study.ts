@@ -46,7 +46,7 @@ export async function runSimilarityStudy(config: SimilarityConfig, models: Runne
   const analysis = bundle.results.find((r) => r.name === 'similarity')?.value as SimilarityAnalysis | undefined;
   if (!analysis) throw new Error('the run produced no similarity analysis');
   const planted = plantedSimilarity(config.models);
-  if (!planted) throw new Error('the run\'s models are not the Similarity population');
+  if (!planted) throw new Error("the run's models are not the Similarity population");
   const lexicon = (id: string) => VARIANTS.find((v) => v.id === id)?.lexicon;
   return {
     seed: config.seed,

@@ -12,7 +12,11 @@ export async function probeGpu(): Promise<GpuInfo> {
     const adapter = await gpu.requestAdapter();
     if (!adapter) return { webgpu: false, shaderF16: false, adapter: null };
     const info = adapter.info;
-    return { webgpu: true, shaderF16: adapter.features.has('shader-f16'), adapter: info ? [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'unnamed' : 'unnamed' };
+    return {
+      webgpu: true,
+      shaderF16: adapter.features.has('shader-f16'),
+      adapter: info ? [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'unnamed' : 'unnamed',
+    };
   } catch {
     return { webgpu: false, shaderF16: false, adapter: null };
   }

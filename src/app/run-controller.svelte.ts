@@ -186,7 +186,8 @@ export class RunController {
       meta = await store.updateRun(meta.id, { status: 'done' });
       this.fraction = 1;
     } catch (e) {
-      const message = e instanceof StorageFullError ? e.message : `The run stopped: ${(e as Error).message}. Stored episodes are kept; resume it from the run list.`;
+      const message =
+        e instanceof StorageFullError ? e.message : `The run stopped: ${(e as Error).message}. Stored episodes are kept; resume it from the run list.`;
       this.error = message;
       try {
         meta = await store.updateRun(meta.id, { status: e instanceof StorageFullError ? 'paused' : 'failed', error: message });

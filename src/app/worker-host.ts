@@ -25,7 +25,10 @@ export class WorkerHost<T extends { ping(): string }> {
   readonly heartbeatMs: number;
   readonly deadAfterMs: number;
 
-  constructor(private spawn: () => Worker, opts: WorkerHostOptions = {}) {
+  constructor(
+    private spawn: () => Worker,
+    opts: WorkerHostOptions = {},
+  ) {
     this.heartbeatMs = opts.heartbeatMs ?? 1000;
     this.deadAfterMs = opts.deadAfterMs ?? 6000;
     this.start();
@@ -41,7 +44,9 @@ export class WorkerHost<T extends { ping(): string }> {
     return new Promise<R>((resolve, reject) => {
       const fail = (e: Error) => reject(e);
       this.inflight.add(fail);
-      work(this.api).then(resolve, reject).finally(() => this.inflight.delete(fail));
+      work(this.api)
+        .then(resolve, reject)
+        .finally(() => this.inflight.delete(fail));
     });
   }
 
@@ -71,9 +76,12 @@ export class WorkerHost<T extends { ping(): string }> {
         this.crashed(`the worker stopped answering for ${(this.deadAfterMs / 1000).toFixed(0)} s`);
         return;
       }
-      (this.api.ping() as Promise<string>).then(() => {
-        if (generation === this.generation) this.lastAnswer = performance.now();
-      }, () => undefined);
+      (this.api.ping() as Promise<string>).then(
+        () => {
+          if (generation === this.generation) this.lastAnswer = performance.now();
+        },
+        () => undefined,
+      );
     }, this.heartbeatMs);
   }
 

@@ -11,7 +11,12 @@ export function downloadBlob(blob: Blob, filename: string) {
 }
 
 export function safeFilename(title: string, ext: string): string {
-  return `${title.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'figure'}.${ext}`;
+  return `${
+    title
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'figure'
+  }.${ext}`;
 }
 
 /** A table as a CSV file named after `title`. */

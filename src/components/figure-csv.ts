@@ -15,7 +15,11 @@ export function seriesCsv(xName: string, series: readonly { name: string; x: num
 }
 
 /** An error-bar plot: one row per category with its value, its error (se) and its note. */
-export function errorBarCsv(xLabel: string, yLabel: string, points: readonly { label: string; y: number | null; err?: number | null; note?: string }[]): string {
+export function errorBarCsv(
+  xLabel: string,
+  yLabel: string,
+  points: readonly { label: string; y: number | null; err?: number | null; note?: string }[],
+): string {
   return toCsv(
     [xLabel, yLabel, 'se', 'note'],
     points.map((p) => [p.label, p.y, p.err, p.note ?? '']),

@@ -25,4 +25,3 @@ export async function downloadPng(svg: SVGSVGElement, title: string, scale = 2) 
     URL.revokeObjectURL(url);
   }
 }
-

@@ -58,7 +58,11 @@ export function seriesSummary(series: readonly { name: string; x: ArrayLike<numb
     if (!k.length) continue;
     const a = k[0];
     const b = k[k.length - 1];
-    parts.push(a === b ? `${s.name} ${fmtValue(s.y[a])} at ${xLabel} ${fmtValue(s.x[a])}` : `${s.name} goes from ${fmtValue(s.y[a])} to ${fmtValue(s.y[b])} as ${xLabel} goes from ${fmtValue(s.x[a])} to ${fmtValue(s.x[b])}`);
+    parts.push(
+      a === b
+        ? `${s.name} ${fmtValue(s.y[a])} at ${xLabel} ${fmtValue(s.x[a])}`
+        : `${s.name} goes from ${fmtValue(s.y[a])} to ${fmtValue(s.y[b])} as ${xLabel} goes from ${fmtValue(s.x[a])} to ${fmtValue(s.x[b])}`,
+    );
   }
   if (!parts.length) return 'No values yet.';
   const more = series.length > 4 ? ` (and ${series.length - 4} more series)` : '';

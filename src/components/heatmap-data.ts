@@ -58,11 +58,19 @@ export function gridCsv(
 ): string {
   const off = opts.offset ?? 0;
   const head = [opts.sourceName ?? 'source', opts.targetName ?? 'target', opts.valueName ?? 'value', 'best'];
-  return toCsv(head, heatCells(values, rows, cols, opts.best).map((c) => [c.source + off, c.target + off, c.value, c.best ? 1 : 0]));
+  return toCsv(
+    head,
+    heatCells(values, rows, cols, opts.best).map((c) => [c.source + off, c.target + off, c.value, c.best ? 1 : 0]),
+  );
 }
 
 /** Moves the active cell with the arrow keys (x = source, y = target, up = higher target), Home/End to the edges. */
-export function moveCell(active: { source: number; target: number } | null, key: string, rows: number, cols: number): { source: number; target: number } | null {
+export function moveCell(
+  active: { source: number; target: number } | null,
+  key: string,
+  rows: number,
+  cols: number,
+): { source: number; target: number } | null {
   if (rows < 1 || cols < 1) return null;
   const cur = active ?? { source: 0, target: 0 };
   if (!active && ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(key)) return cur;

@@ -55,7 +55,14 @@ export const analysisCompute = {
     aborts.abort(jobId);
   },
 
-  syncR2(source: LayerStack, target: LayerStack, group: ArrayLike<number>, options: Omit<SyncOptions, 'onProgress' | 'signal'> = {}, onProgress?: ProgressFn, jobId?: string): Promise<SyncResult> {
+  syncR2(
+    source: LayerStack,
+    target: LayerStack,
+    group: ArrayLike<number>,
+    options: Omit<SyncOptions, 'onProgress' | 'signal'> = {},
+    onProgress?: ProgressFn,
+    jobId?: string,
+  ): Promise<SyncResult> {
     return job(jobId, (signal) => runStepsAsync(syncR2Steps(source, target, group, options), { onProgress, signal }));
   },
 
@@ -68,7 +75,13 @@ export const analysisCompute = {
     return job(jobId, (signal) => runStepsAsync(ckaSteps(x, y, options), { onProgress, signal }));
   },
 
-  chooseAlphaGroupedCV(source: LayerStack, target: LayerStack, group: ArrayLike<number>, alphas: number[], options: { folds?: number; testFraction?: number } = {}): { alpha: number; scores: number[] } {
+  chooseAlphaGroupedCV(
+    source: LayerStack,
+    target: LayerStack,
+    group: ArrayLike<number>,
+    alphas: number[],
+    options: { folds?: number; testFraction?: number } = {},
+  ): { alpha: number; scores: number[] } {
     return chooseAlphaGroupedCV(source, target, group, alphas, options);
   },
 

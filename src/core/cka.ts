@@ -128,10 +128,11 @@ export function poolGrid(grid: ArrayLike<number>, L1: number, L2: number): Poole
   const block = (r: number): number => {
     let s = 0;
     let c = 0;
-    for (let i = t1[r]; i < t1[r + 1]; i++) for (let j = t2[r]; j < t2[r + 1]; j++) {
-      s += grid[i * L2 + j];
-      c++;
-    }
+    for (let i = t1[r]; i < t1[r + 1]; i++)
+      for (let j = t2[r]; j < t2[r + 1]; j++) {
+        s += grid[i * L2 + j];
+        c++;
+      }
     return c ? s / c : NaN;
   };
   return { global: sum / (L1 * L2), maxAligned: 0.5 * (rowMax / L1 + colMax / L2), regions: { early: block(0), mid: block(1), late: block(2) } };

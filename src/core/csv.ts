@@ -60,4 +60,3 @@ export function toCsv(header: readonly string[], rows: Iterable<readonly CsvCell
   for (const r of rows) lines.push(line(r));
   return lines.join('\n') + '\n';
 }
-

@@ -35,7 +35,14 @@ export function gemmNTScalar(A: Mat, B: Mat, m: number, n: number, k: number, C:
       const b1 = b0 + k;
       const b2 = b1 + k;
       const b3 = b2 + k;
-      let c00 = 0, c01 = 0, c02 = 0, c03 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0;
+      let c00 = 0,
+        c01 = 0,
+        c02 = 0,
+        c03 = 0,
+        c10 = 0,
+        c11 = 0,
+        c12 = 0,
+        c13 = 0;
       for (let p = 0; p < k; p++) {
         const x0 = A[a0 + p];
         const x1 = A[a1 + p];
@@ -43,13 +50,25 @@ export function gemmNTScalar(A: Mat, B: Mat, m: number, n: number, k: number, C:
         const y1 = B[b1 + p];
         const y2 = B[b2 + p];
         const y3 = B[b3 + p];
-        c00 += x0 * y0; c01 += x0 * y1; c02 += x0 * y2; c03 += x0 * y3;
-        c10 += x1 * y0; c11 += x1 * y1; c12 += x1 * y2; c13 += x1 * y3;
+        c00 += x0 * y0;
+        c01 += x0 * y1;
+        c02 += x0 * y2;
+        c03 += x0 * y3;
+        c10 += x1 * y0;
+        c11 += x1 * y1;
+        c12 += x1 * y2;
+        c13 += x1 * y3;
       }
       let o = i * n + j;
-      C[o] = c00; C[o + 1] = c01; C[o + 2] = c02; C[o + 3] = c03;
+      C[o] = c00;
+      C[o + 1] = c01;
+      C[o + 2] = c02;
+      C[o + 3] = c03;
       o += n;
-      C[o] = c10; C[o + 1] = c11; C[o + 2] = c12; C[o + 3] = c13;
+      C[o] = c10;
+      C[o + 1] = c11;
+      C[o + 2] = c12;
+      C[o + 3] = c13;
     }
     for (let j = n4; j < n; j++) {
       C[i * n + j] = dot(A, a0, B, j * k, k);
@@ -63,7 +82,10 @@ export function gemmNTScalar(A: Mat, B: Mat, m: number, n: number, k: number, C:
 
 /** Σ_p a[ao+p]·b[bo+p], four accumulators so the adds pipeline. */
 export function dot(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, k: number): number {
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0;
   let p = 0;
   for (; p + 4 <= k; p += 4) {
     s0 += a[ao + p] * b[bo + p];
@@ -111,7 +133,10 @@ export function choleskyUnblocked(S: Mat, n: number): Mat {
       const r1 = r0 + n;
       const r2 = r1 + n;
       const r3 = r2 + n;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      let s0 = 0,
+        s1 = 0,
+        s2 = 0,
+        s3 = 0;
       for (let p = 0; p < j; p++) {
         const l = S[rj + p];
         s0 += S[r0 + p] * l;
@@ -146,7 +171,10 @@ export function cholSolveRowsUnblocked(L: Mat, Lt: Mat, n: number, X: Mat, r: nu
     const o3 = o2 + n;
     for (let i = 0; i < n; i++) {
       const ri = i * n;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      let s0 = 0,
+        s1 = 0,
+        s2 = 0,
+        s3 = 0;
       for (let p = 0; p < i; p++) {
         const l = L[ri + p];
         s0 += l * X[o0 + p];
@@ -162,7 +190,10 @@ export function cholSolveRowsUnblocked(L: Mat, Lt: Mat, n: number, X: Mat, r: nu
     }
     for (let i = n - 1; i >= 0; i--) {
       const ri = i * n;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      let s0 = 0,
+        s1 = 0,
+        s2 = 0,
+        s3 = 0;
       for (let p = i + 1; p < n; p++) {
         const l = Lt[ri + p];
         s0 += l * X[o0 + p];
@@ -245,7 +276,10 @@ function triangularBlock(T: Mat, n: number, X: Mat, r: number, j0: number, j1: n
       const ri = i * n;
       const p0 = forward ? j0 : i + 1;
       const p1 = forward ? i : j1;
-      let s0 = X[o0 + i], s1 = X[o1 + i], s2 = X[o2 + i], s3 = X[o3 + i];
+      let s0 = X[o0 + i],
+        s1 = X[o1 + i],
+        s2 = X[o2 + i],
+        s3 = X[o3 + i];
       for (let p = p0; p < p1; p++) {
         const t = T[ri + p];
         s0 -= t * X[o0 + p];

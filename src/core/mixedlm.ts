@@ -155,11 +155,12 @@ function gammaState(m: Moments, gamma: ArrayLike<number>): GammaState {
   for (let a = 0; a < q; a++) for (let c = 0; c < p; c++) Ut[c * q + a] = s[a] * m.ZtX[a * p + c];
   const MinvU = cholSolveRows(L, Lt, q, Float64Array.from(Ut), p);
   const XPX = Float64Array.from(m.XtX);
-  for (let c = 0; c < p; c++) for (let d = 0; d < p; d++) {
-    let t = 0;
-    for (let a = 0; a < q; a++) t += Ut[c * q + a] * MinvU[d * q + a];
-    XPX[c * p + d] -= t;
-  }
+  for (let c = 0; c < p; c++)
+    for (let d = 0; d < p; d++) {
+      let t = 0;
+      for (let a = 0; a < q; a++) t += Ut[c * q + a] * MinvU[d * q + a];
+      XPX[c * p + d] -= t;
+    }
   return { s, L, Lt, logdetP, XPX };
 }
 
@@ -240,7 +241,11 @@ function nelderMead(f: (x: number[]) => number, x0: number[], step: number, iter
     const order = vals.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
     pts = order.map(([, i]) => pts[i]);
     vals = order.map(([v]) => v);
-    if (Math.abs(vals[k] - vals[0]) < 1e-14 * (1 + Math.abs(vals[0])) && Math.max(...pts.map((pt) => Math.max(...pt.map((v, j) => Math.abs(v - pts[0][j]))))) < 1e-10) break;
+    if (
+      Math.abs(vals[k] - vals[0]) < 1e-14 * (1 + Math.abs(vals[0])) &&
+      Math.max(...pts.map((pt) => Math.max(...pt.map((v, j) => Math.abs(v - pts[0][j]))))) < 1e-10
+    )
+      break;
     const c = new Array(k).fill(0);
     for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) c[j] += pts[i][j] / k;
     const at = (t: number) => c.map((v, j) => v + t * (pts[k][j] - v));
@@ -277,7 +282,22 @@ function hessian(f: (x: number[]) => number, x: number[], h: number[]): number[]
     H[i][i] = (shifted([[i, h[i]]]) - 2 * f0 + shifted([[i, -h[i]]])) / (h[i] * h[i]);
     for (let j = 0; j < i; j++) {
       const v =
-        (shifted([[i, h[i]], [j, h[j]]]) - shifted([[i, h[i]], [j, -h[j]]]) - shifted([[i, -h[i]], [j, h[j]]]) + shifted([[i, -h[i]], [j, -h[j]]])) /
+        (shifted([
+          [i, h[i]],
+          [j, h[j]],
+        ]) -
+          shifted([
+            [i, h[i]],
+            [j, -h[j]],
+          ]) -
+          shifted([
+            [i, -h[i]],
+            [j, h[j]],
+          ]) +
+          shifted([
+            [i, -h[i]],
+            [j, -h[j]],
+          ])) /
         (4 * h[i] * h[j]);
       H[i][j] = v;
       H[j][i] = v;
@@ -293,7 +313,8 @@ export function mixedLM(input: MixedLmInput): MixedLmResult {
   }
   if (!input.factors.length) throw new Error('mixedLM: at least one random-intercept factor is needed');
   for (let i = 0; i < n; i++) {
-    if (!Number.isFinite(input.y[i]) || input.fixed.some((f) => !Number.isFinite(f.values[i]))) throw new Error(`mixedLM: row ${i + 1} has a missing or non-numeric value`);
+    if (!Number.isFinite(input.y[i]) || input.fixed.some((f) => !Number.isFinite(f.values[i])))
+      throw new Error(`mixedLM: row ${i + 1} has a missing or non-numeric value`);
   }
   const m = moments(input);
   if (n <= m.p + 1) throw new Error(`mixedLM: ${n} rows are too few for ${m.p} fixed effects`);
@@ -308,7 +329,8 @@ export function mixedLM(input: MixedLmInput): MixedLmResult {
   };
   let t = nelderMead(negProf, new Array(k).fill(0), 1, 2000);
   t = t.map((v) => Math.max(v, -30));
-  const gradient = (x: number[]) => x.map((_, i) => (negProf(x.map((v, j) => (j === i ? v + 1e-4 : v))) - negProf(x.map((v, j) => (j === i ? v - 1e-4 : v)))) / 2e-4);
+  const gradient = (x: number[]) =>
+    x.map((_, i) => (negProf(x.map((v, j) => (j === i ? v + 1e-4 : v))) - negProf(x.map((v, j) => (j === i ? v - 1e-4 : v)))) / 2e-4);
   for (let it = 0; it < 50; it++) {
     const grad = gradient(t);
     if (Math.max(...grad.map(Math.abs)) < 1e-9) break;
@@ -357,7 +379,7 @@ export function mixedLM(input: MixedLmInput): MixedLmResult {
     coefVar = (c) => scale * XPXinv[c * m.p + c];
   }
   const q = normalQuantile(1 - (1 - (input.level ?? 0.95)) / 2);
-  const names = [...(input.intercept ?? true ? ['Intercept'] : []), ...input.fixed.map((f) => f.name)];
+  const names = [...((input.intercept ?? true) ? ['Intercept'] : []), ...input.fixed.map((f) => f.name)];
   const coef = Array.from(beta);
   const se = coef.map((_, c) => Math.sqrt(coefVar(c)));
   const z = coef.map((b, c) => b / se[c]);

@@ -40,7 +40,10 @@ function parseHeader(text: string): { descr: string; fortran: boolean; shape: nu
   if (!descr) throw new Error('npy: the header has no simple "descr" (structured dtypes are not supported)');
   if (!fortran) throw new Error('npy: the header has no "fortran_order"');
   if (!shape) throw new Error('npy: the header has no "shape" tuple');
-  const parts = shape[1].split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const parts = shape[1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const dims = parts.map((p) => {
     if (!/^\d{1,15}L?$/.test(p)) throw new Error(`npy: shape entry "${p.slice(0, 20)}" is not a whole number`);
     return Number(p.replace(/L$/, ''));

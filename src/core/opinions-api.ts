@@ -15,8 +15,16 @@ import { rolloutStochastic, type DynamicsModel } from './ising/models';
 import { temperatureSweep, type SweepOptions, type SweepResult } from './ising/sweep';
 import { pca, fieldFeatures, embeddingFieldFeatures, type EmbeddingFeatures, type PcaModel } from './ising/features';
 import {
-  individualArchetypes, groupArchetype, netOpinion, conviction, regimes, correctness,
-  GROUP_ARCHETYPES, INDIVIDUAL_ARCHETYPES, type GroupArchetype, type IndividualArchetype,
+  individualArchetypes,
+  groupArchetype,
+  netOpinion,
+  conviction,
+  regimes,
+  correctness,
+  GROUP_ARCHETYPES,
+  INDIVIDUAL_ARCHETYPES,
+  type GroupArchetype,
+  type IndividualArchetype,
 } from './ising/archetypes';
 import { fitStudySteps, type StudyItem, type StudyOptions, type StudyResult } from './ising/study';
 import { JobAborts, throwIfAborted } from './cancel';
@@ -71,7 +79,12 @@ export const opinionsCompute = {
    * check, so progress arrives, the heartbeat is answered, and `cancelFitStudy(jobId)` stops it (it then rejects
    * with "cancelled").
    */
-  async fitStudy(items: StudyItem[], opts: StudyOptions, onProgress?: (done: number, total: number, note: string) => unknown, jobId?: string): Promise<StudyResult> {
+  async fitStudy(
+    items: StudyItem[],
+    opts: StudyOptions,
+    onProgress?: (done: number, total: number, note: string) => unknown,
+    jobId?: string,
+  ): Promise<StudyResult> {
     const steps = fitStudySteps(items, opts);
     const signal = jobId === undefined ? undefined : studyAborts.start(jobId);
     let last = 0;
@@ -118,7 +131,14 @@ export const opinionsCompute = {
   fieldFeatures(p: ArrayLike<number>, n: number, q: ArrayLike<number>) {
     return fieldFeatures(p, n, q);
   },
-  embeddingFieldFeatures(personas: ArrayLike<number>, nPersonas: number, questions: ArrayLike<number>, nQuestions: number, dim: number, k = 3): EmbeddingFeatures {
+  embeddingFieldFeatures(
+    personas: ArrayLike<number>,
+    nPersonas: number,
+    questions: ArrayLike<number>,
+    nQuestions: number,
+    dim: number,
+    k = 3,
+  ): EmbeddingFeatures {
     return embeddingFieldFeatures(personas, nPersonas, questions, nQuestions, dim, k);
   },
   spinsFromVoteMeans(obar: ArrayLike<number>, n: number): Int8Array {

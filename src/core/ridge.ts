@@ -275,7 +275,8 @@ export function* ridgeR2GridSteps(source: LayerStack, target: LayerStack, testMa
     checkStack(source, 'source');
     checkStack(target, 'target');
   }
-  if (source.n !== target.n || testMask.length !== source.n) throw new Error(`ridge: source has ${source.n} samples, target ${target.n}, mask ${testMask.length}`);
+  if (source.n !== target.n || testMask.length !== source.n)
+    throw new Error(`ridge: source has ${source.n} samples, target ${target.n}, mask ${testMask.length}`);
   const alpha = opts.alpha ?? 0.1;
   if (!(alpha > 0)) throw new Error(`ridge: alpha must be > 0 (got ${alpha})`);
   const { train, test } = maskToIndices(testMask);

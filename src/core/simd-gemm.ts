@@ -69,9 +69,18 @@ const PANEL = 64;
 // i32 locals: i, j, p, a[0..R), b[0..4), crow; v128 locals: va[0..R), vb, acc[r*4 + q].
 function body(R: number): number[] {
   const P = { a: 0, b: 1, c: 2, m: 3, n: 4, kb: 5, sym: 6 };
-  const iI = 7, iJ = 8, iP = 9, iA = 10, iB = 10 + R, iCrow = 14 + R, iJB = 15 + R, iJEnd = 16 + R;
+  const iI = 7,
+    iJ = 8,
+    iP = 9,
+    iA = 10,
+    iB = 10 + R,
+    iCrow = 14 + R,
+    iJB = 15 + R,
+    iJEnd = 16 + R;
   const nI32 = 10 + R;
-  const vA = 7 + nI32, vB = vA + R, vAcc = vB + 1;
+  const vA = 7 + nI32,
+    vB = vA + R,
+    vAcc = vB + 1;
   const nV = R + 1 + 4 * R;
   const c: number[] = [];
   const get = (x: number) => c.push(Op.get, ...uleb(x));
@@ -82,54 +91,151 @@ function body(R: number): number[] {
   const zero = () => simd(0x0c, ...new Array(16).fill(0));
 
   // for jb over panels of PANEL columns: jEnd = min(jb + PANEL, n)
-  i32(0); set(iJB);
+  i32(0);
+  set(iJB);
   c.push(Op.block, 0x40, Op.loop, 0x40);
-  get(iJB); get(P.n); c.push(Op.i32ge, Op.brIf, 1);
-  get(iJB); i32(PANEL); c.push(Op.i32add); get(P.n); get(iJB); i32(PANEL); c.push(Op.i32add); get(P.n); c.push(0x48 /* i32.lt_s */, Op.select); set(iJEnd);
-  i32(0); set(iI);
+  get(iJB);
+  get(P.n);
+  c.push(Op.i32ge, Op.brIf, 1);
+  get(iJB);
+  i32(PANEL);
+  c.push(Op.i32add);
+  get(P.n);
+  get(iJB);
+  i32(PANEL);
+  c.push(Op.i32add);
+  get(P.n);
+  c.push(0x48 /* i32.lt_s */, Op.select);
+  set(iJEnd);
+  i32(0);
+  set(iI);
   c.push(Op.block, 0x40, Op.loop, 0x40);
-  get(iI); get(P.m); c.push(Op.i32ge, Op.brIf, 1);
-  get(P.a); get(iI); get(P.kb); c.push(Op.i32mul, Op.i32add); set(iA);
-  for (let r = 1; r < R; r++) { get(iA + r - 1); get(P.kb); c.push(Op.i32add); set(iA + r); }
+  get(iI);
+  get(P.m);
+  c.push(Op.i32ge, Op.brIf, 1);
+  get(P.a);
+  get(iI);
+  get(P.kb);
+  c.push(Op.i32mul, Op.i32add);
+  set(iA);
+  for (let r = 1; r < R; r++) {
+    get(iA + r - 1);
+    get(P.kb);
+    c.push(Op.i32add);
+    set(iA + r);
+  }
   // j = max(sym ? i & ~3 : 0, jb)
-  get(iI); i32(-4); c.push(Op.i32and); i32(0); get(P.sym); c.push(Op.select); set(iJ);
-  get(iJ); get(iJB); get(iJ); get(iJB); c.push(0x4a /* i32.gt_s */, Op.select); set(iJ);
+  get(iI);
+  i32(-4);
+  c.push(Op.i32and);
+  i32(0);
+  get(P.sym);
+  c.push(Op.select);
+  set(iJ);
+  get(iJ);
+  get(iJB);
+  get(iJ);
+  get(iJB);
+  c.push(0x4a /* i32.gt_s */, Op.select);
+  set(iJ);
   c.push(Op.block, 0x40, Op.loop, 0x40);
-  get(iJ); get(iJEnd); c.push(Op.i32ge, Op.brIf, 1);
-  get(P.b); get(iJ); get(P.kb); c.push(Op.i32mul, Op.i32add); set(iB);
-  for (let q = 1; q < 4; q++) { get(iB + q - 1); get(P.kb); c.push(Op.i32add); set(iB + q); }
-  for (let t = 0; t < 4 * R; t++) { zero(); set(vAcc + t); }
-  i32(0); set(iP);
+  get(iJ);
+  get(iJEnd);
+  c.push(Op.i32ge, Op.brIf, 1);
+  get(P.b);
+  get(iJ);
+  get(P.kb);
+  c.push(Op.i32mul, Op.i32add);
+  set(iB);
+  for (let q = 1; q < 4; q++) {
+    get(iB + q - 1);
+    get(P.kb);
+    c.push(Op.i32add);
+    set(iB + q);
+  }
+  for (let t = 0; t < 4 * R; t++) {
+    zero();
+    set(vAcc + t);
+  }
+  i32(0);
+  set(iP);
   c.push(Op.block, 0x40, Op.loop, 0x40);
-  get(iP); get(P.kb); c.push(Op.i32ge, Op.brIf, 1);
-  for (let r = 0; r < R; r++) { get(iA + r); get(iP); c.push(Op.i32add); v128load(); set(vA + r); }
+  get(iP);
+  get(P.kb);
+  c.push(Op.i32ge, Op.brIf, 1);
+  for (let r = 0; r < R; r++) {
+    get(iA + r);
+    get(iP);
+    c.push(Op.i32add);
+    v128load();
+    set(vA + r);
+  }
   for (let q = 0; q < 4; q++) {
-    get(iB + q); get(iP); c.push(Op.i32add); v128load(); set(vB);
+    get(iB + q);
+    get(iP);
+    c.push(Op.i32add);
+    v128load();
+    set(vB);
     for (let r = 0; r < R; r++) {
       const acc = vAcc + 4 * r + q;
-      get(acc); get(vA + r); get(vB); simd(0xf2); simd(0xf0); set(acc);
+      get(acc);
+      get(vA + r);
+      get(vB);
+      simd(0xf2);
+      simd(0xf0);
+      set(acc);
     }
   }
-  get(iP); i32(16); c.push(Op.i32add); set(iP);
+  get(iP);
+  i32(16);
+  c.push(Op.i32add);
+  set(iP);
   c.push(Op.br, 0, Op.end, Op.end);
   for (let r = 0; r < R; r++) {
     // crow = c + ((i + r)·n + j)·8
-    get(P.c); get(iI); i32(r); c.push(Op.i32add); get(P.n); c.push(Op.i32mul); get(iJ); c.push(Op.i32add); i32(8); c.push(Op.i32mul, Op.i32add); set(iCrow);
+    get(P.c);
+    get(iI);
+    i32(r);
+    c.push(Op.i32add);
+    get(P.n);
+    c.push(Op.i32mul);
+    get(iJ);
+    c.push(Op.i32add);
+    i32(8);
+    c.push(Op.i32mul, Op.i32add);
+    set(iCrow);
     for (let q = 0; q < 4; q++) {
       get(iCrow);
-      get(vAcc + 4 * r + q); simd(0x21, 0);
-      get(vAcc + 4 * r + q); simd(0x21, 1);
+      get(vAcc + 4 * r + q);
+      simd(0x21, 0);
+      get(vAcc + 4 * r + q);
+      simd(0x21, 1);
       c.push(Op.f64add, Op.f64store, 3, ...uleb(8 * q));
     }
   }
-  get(iJ); i32(4); c.push(Op.i32add); set(iJ);
+  get(iJ);
+  i32(4);
+  c.push(Op.i32add);
+  set(iJ);
   c.push(Op.br, 0, Op.end, Op.end);
-  get(iI); i32(R); c.push(Op.i32add); set(iI);
+  get(iI);
+  i32(R);
+  c.push(Op.i32add);
+  set(iI);
   c.push(Op.br, 0, Op.end, Op.end);
-  get(iJB); i32(PANEL); c.push(Op.i32add); set(iJB);
+  get(iJB);
+  i32(PANEL);
+  c.push(Op.i32add);
+  set(iJB);
   c.push(Op.br, 0, Op.end, Op.end);
   c.push(Op.end);
-  const fn = [...vec([[...uleb(nI32), 0x7f], [...uleb(nV), 0x7b]]), ...c];
+  const fn = [
+    ...vec([
+      [...uleb(nI32), 0x7f],
+      [...uleb(nV), 0x7b],
+    ]),
+    ...c,
+  ];
   return [...uleb(fn.length), ...fn];
 }
 
@@ -142,42 +248,99 @@ function gemvBody(): number[] {
   const i32 = (x: number) => c.push(Op.i32const, ...sleb(x));
   const simd = (op: number, ...imm: number[]) => c.push(Op.simd, ...uleb(op), ...imm);
   const load = (offset: number) => simd(0x00, 4, ...uleb(offset));
-  i32(0); set(5);
+  i32(0);
+  set(5);
   c.push(Op.block, 0x40, Op.loop, 0x40);
-  get(5); get(3); c.push(Op.i32ge, Op.brIf, 1);
-  get(0); get(5); get(4); c.push(Op.i32mul, Op.i32add); set(7);
-  simd(0x0c, ...new Array(16).fill(0)); set(8);
-  simd(0x0c, ...new Array(16).fill(0)); set(9);
-  i32(0); set(6);
+  get(5);
+  get(3);
+  c.push(Op.i32ge, Op.brIf, 1);
+  get(0);
+  get(5);
+  get(4);
+  c.push(Op.i32mul, Op.i32add);
+  set(7);
+  simd(0x0c, ...new Array(16).fill(0));
+  set(8);
+  simd(0x0c, ...new Array(16).fill(0));
+  set(9);
+  i32(0);
+  set(6);
   c.push(Op.block, 0x40, Op.loop, 0x40);
-  get(6); get(4); c.push(Op.i32ge, Op.brIf, 1);
-  for (const [acc, off] of [[8, 0], [9, 16]]) {
+  get(6);
+  get(4);
+  c.push(Op.i32ge, Op.brIf, 1);
+  for (const [acc, off] of [
+    [8, 0],
+    [9, 16],
+  ]) {
     get(acc);
-    get(7); get(6); c.push(Op.i32add); load(off);
-    get(1); get(6); c.push(Op.i32add); load(off);
-    simd(0xf2); simd(0xf0); set(acc);
+    get(7);
+    get(6);
+    c.push(Op.i32add);
+    load(off);
+    get(1);
+    get(6);
+    c.push(Op.i32add);
+    load(off);
+    simd(0xf2);
+    simd(0xf0);
+    set(acc);
   }
-  get(6); i32(32); c.push(Op.i32add); set(6);
+  get(6);
+  i32(32);
+  c.push(Op.i32add);
+  set(6);
   c.push(Op.br, 0, Op.end, Op.end);
-  get(8); get(9); simd(0xf0); set(10);
-  get(2); get(5); i32(8); c.push(Op.i32mul, Op.i32add);
-  get(10); simd(0x21, 0); get(10); simd(0x21, 1); c.push(Op.f64add, Op.f64store, 3, 0);
-  get(5); i32(1); c.push(Op.i32add); set(5);
+  get(8);
+  get(9);
+  simd(0xf0);
+  set(10);
+  get(2);
+  get(5);
+  i32(8);
+  c.push(Op.i32mul, Op.i32add);
+  get(10);
+  simd(0x21, 0);
+  get(10);
+  simd(0x21, 1);
+  c.push(Op.f64add, Op.f64store, 3, 0);
+  get(5);
+  i32(1);
+  c.push(Op.i32add);
+  set(5);
   c.push(Op.br, 0, Op.end, Op.end);
   c.push(Op.end);
-  const fn = [...vec([[...uleb(3), 0x7f], [...uleb(3), 0x7b]]), ...c];
+  const fn = [
+    ...vec([
+      [...uleb(3), 0x7f],
+      [...uleb(3), 0x7b],
+    ]),
+    ...c,
+  ];
   return [...uleb(fn.length), ...fn];
 }
 
 /** The whole module is ~0.9 KB, under Chrome's 4 KB limit for synchronous compilation on a page's main thread. */
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   const I32 = 0x7f;
-  const type = section(1, vec([[0x60, ...vec(new Array(7).fill([I32])), 0x00], [0x60, ...vec(new Array(5).fill([I32])), 0x00]]));
+  const type = section(
+    1,
+    vec([
+      [0x60, ...vec(new Array(7).fill([I32])), 0x00],
+      [0x60, ...vec(new Array(5).fill([I32])), 0x00],
+    ]),
+  );
   const str = (t: string) => [t.length, ...[...t].map((ch) => ch.charCodeAt(0))];
   // import "env" "mem": a memory (kind 2) with flags 0 (no maximum) and a minimum of 1 page
   const imp = section(2, vec([[...str('env'), ...str('mem'), 0x02, 0x00, 0x01]]));
   const func = section(3, vec([[0], [1]]));
-  const exp = section(7, vec([[...str('gemmNT'), 0x00, 0], [...str('gemv'), 0x00, 1]]));
+  const exp = section(
+    7,
+    vec([
+      [...str('gemmNT'), 0x00, 0],
+      [...str('gemv'), 0x00, 1],
+    ]),
+  );
   const code = section(10, vec([body(TILE_ROWS), gemvBody()]));
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...type, ...imp, ...func, ...exp, ...code]);
 }
@@ -248,7 +411,7 @@ export class ResidentRows {
       this.rowsJs[i] = row;
       return;
     }
-    let o = (i * this.stride) * 8;
+    let o = i * this.stride * 8;
     const buf = this.k.memory.buffer;
     for (const p of parts) {
       new Float64Array(buf, o, p.length).set(p);
@@ -297,7 +460,16 @@ export function simdAvailable(): boolean {
  * in 2 GiB of wasm memory. With `symmetric`, only tiles with j ≥ i are computed; the lower triangle is then mirrored
  * unless `mirror` is false (callers that read only the upper triangle skip that strided pass).
  */
-export function gemmNTSimd(A: Float64Array, B: Float64Array | null, m: number, n: number, k: number, C: Float64Array, symmetric: boolean, mirror = true): Float64Array | null {
+export function gemmNTSimd(
+  A: Float64Array,
+  B: Float64Array | null,
+  m: number,
+  n: number,
+  k: number,
+  C: Float64Array,
+  symmetric: boolean,
+  mirror = true,
+): Float64Array | null {
   const K = getKernel();
   if (!K) return null;
   const kp = k + (k & 1);
@@ -322,10 +494,11 @@ export function gemmNTSimd(A: Float64Array, B: Float64Array | null, m: number, n
   const a = new Float64Array(buf, 0, aBytes / 8);
   const pack = (dst: Float64Array, src: Float64Array, rows: number, padRows: number) => {
     if (kp === k) dst.set(src.subarray(0, rows * k));
-    else for (let r = 0; r < rows; r++) {
-      dst.set(src.subarray(r * k, r * k + k), r * kp);
-      dst[r * kp + k] = 0;
-    }
+    else
+      for (let r = 0; r < rows; r++) {
+        dst.set(src.subarray(r * k, r * k + k), r * kp);
+        dst[r * kp + k] = 0;
+      }
     dst.fill(0, rows * kp, padRows * kp);
   };
   pack(a, A, m, same ? rowsB : mp);

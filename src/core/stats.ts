@@ -84,7 +84,11 @@ export interface OlsResult {
  * y = [1 |] X β + ε by least squares. `columns` are the predictors (each of length n). Normal equations with
  * Cholesky in float64, after centring the predictors so that the intercept does not inflate the condition number.
  */
-export function ols(y: ArrayLike<number>, columns: ArrayLike<number>[], opts: { intercept?: boolean; /** Predictor names (without the intercept). */ names?: string[]; level?: number } = {}): OlsResult {
+export function ols(
+  y: ArrayLike<number>,
+  columns: ArrayLike<number>[],
+  opts: { intercept?: boolean; /** Predictor names (without the intercept). */ names?: string[]; level?: number } = {},
+): OlsResult {
   const n = y.length;
   const intercept = opts.intercept ?? true;
   const k = columns.length;
@@ -92,11 +96,12 @@ export function ols(y: ArrayLike<number>, columns: ArrayLike<number>[], opts: { 
   if (columns.some((c) => c.length !== n)) throw new Error('ols: every predictor needs one value per observation');
   if (n <= p) throw new Error(`ols: need more observations (${n}) than coefficients (${p})`);
   const means = new Float64Array(k);
-  if (intercept) for (let j = 0; j < k; j++) {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += columns[j][i];
-    means[j] = s / n;
-  }
+  if (intercept)
+    for (let j = 0; j < k; j++) {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += columns[j][i];
+      means[j] = s / n;
+    }
   // Design matrix, row-major n × p, predictors centred when there is an intercept.
   const X = new Float64Array(n * p);
   for (let i = 0; i < n; i++) {

@@ -175,7 +175,7 @@ export function* syncR2Steps(source: LayerStack, target: LayerStack, group: Arra
   checkStack(target, 'target');
   if (group.length !== source.n) throw new Error(`sync: ${group.length} group ids for ${source.n} samples`);
   const alpha = opts.alpha ?? 0.1;
-  const masks = opts.split ? [opts.split] : opts.splits ?? (opts.splitSeeds ?? [0, 1, 2]).map((s) => groupedSplit(group, opts.testFraction ?? 0.2, s));
+  const masks = opts.split ? [opts.split] : (opts.splits ?? (opts.splitSeeds ?? [0, 1, 2]).map((s) => groupedSplit(group, opts.testFraction ?? 0.2, s)));
   // Share each source layer's full-sample moments (XᵀX, or XXᵀ when H > n_tr) across splits when it fits in 256 MB.
   const nTrMin = Math.min(...masks.map((m) => m.length - m.reduce((a, v) => a + (v ? 1 : 0), 0)));
   const cache: MomentCache | undefined = masks.length > 1 && momentCacheBytes(source.L, source.H, source.n, nTrMin) <= 256 * 2 ** 20 ? new Map() : undefined;
@@ -215,7 +215,9 @@ export function chooseAlphaGroupedCV(
   if (!alphas.length) throw new Error('alpha CV: no candidate alphas');
   const folds = opts.folds ?? 3;
   const seeds = Array.from({ length: folds }, (_, i) => `cv-${i}`);
-  const scores = alphas.map((alpha) => syncR2(source, target, group, { alpha, splitSeeds: seeds, testFraction: opts.testFraction, signal: opts.signal }).syncR2Unclamped);
+  const scores = alphas.map(
+    (alpha) => syncR2(source, target, group, { alpha, splitSeeds: seeds, testFraction: opts.testFraction, signal: opts.signal }).syncR2Unclamped,
+  );
   let bi = 0;
   for (let i = 1; i < alphas.length; i++) if (scores[i] > scores[bi] || (scores[i] === scores[bi] && alphas[i] < alphas[bi])) bi = i;
   return { alpha: alphas[bi], scores };

@@ -15,7 +15,11 @@ export const TAPPED_CACHE_KEY = 'social-minds-lab-tapped-v1';
  * origin. The build's base is relative ('./', so that it works from any sub-path): relative to the page, and in a
  * worker, whose own URL is a file in the build's assets/ folder, one level further up.
  */
-export function appBase(base = (import.meta.env?.BASE_URL as string | undefined) ?? '/', here = self.location.href, inWorker = typeof document === 'undefined'): string {
+export function appBase(
+  base = (import.meta.env?.BASE_URL as string | undefined) ?? '/',
+  here = self.location.href,
+  inWorker = typeof document === 'undefined',
+): string {
   if (!base.startsWith('.')) return new URL(base, here).href;
   return new URL(inWorker ? `../${base}` : base, here).href;
 }

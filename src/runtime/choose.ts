@@ -53,7 +53,8 @@ export function chooseBackend(req: { device?: Device; dtype?: Dtype }, ctx: Choi
   } else {
     backend = device;
     reasons.push(`${device} requested`);
-    if (device === 'webgpu' && ctx.platform === 'browser' && !ctx.gpu) throw new BackendChoiceError('WebGPU was requested but this browser gives no WebGPU adapter.');
+    if (device === 'webgpu' && ctx.platform === 'browser' && !ctx.gpu)
+      throw new BackendChoiceError('WebGPU was requested but this browser gives no WebGPU adapter.');
     if (device === 'cpu' && ctx.platform === 'browser') throw new BackendChoiceError('The cpu backend exists only in Node; use wasm in the browser.');
   }
   const small = ctx.small || (ctx.params !== null && ctx.params < SMALL_MODEL_PARAMS);

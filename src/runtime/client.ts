@@ -165,7 +165,8 @@ export class ModelHandle {
     if (this.inFlight === 0) return this.crash(answer === 'timeout' ? `no answer to a ping within ${this.opts.pingTimeoutMs} ms` : 'ping failed');
     // Busy: a long forward pass may keep the worker from answering, but not for ever.
     const silent = Date.now() - this.lastAnswer;
-    if (silent >= this.opts.busyTimeoutMs) this.crash(`no answer for ${Math.round(silent / 1000)} s while it was working (the browser may have stopped it, for example for memory)`);
+    if (silent >= this.opts.busyTimeoutMs)
+      this.crash(`no answer for ${Math.round(silent / 1000)} s while it was working (the browser may have stopped it, for example for memory)`);
   }
 
   /** Test hook: stops the worker the way a browser kills one (for memory, say), with no event; liveness must notice. */
@@ -316,8 +317,6 @@ export class ModelClient {
  */
 export function bindLoadedModels(target: { list: { id: string; backend: string; dtype: string }[] }, registry: LoadedModels = loadedModels): () => void {
   return registry.subscribe((entries) => {
-    target.list = entries
-      .filter((e) => e.status === 'ready' && e.id && e.backend && e.dtype)
-      .map((e) => ({ id: e.id!, backend: e.backend!, dtype: e.dtype! }));
+    target.list = entries.filter((e) => e.status === 'ready' && e.id && e.backend && e.dtype).map((e) => ({ id: e.id!, backend: e.backend!, dtype: e.dtype! }));
   });
 }

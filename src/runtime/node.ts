@@ -57,7 +57,10 @@ export class NodeTapCache {
       const p = this.diskPath(key);
       if (existsSync(p)) {
         const bytes = readFileSync(p);
-        return new Response(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) as BodyInit, { status: 200, headers: { 'content-length': String(bytes.length) } });
+        return new Response(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) as BodyInit, {
+          status: 200,
+          headers: { 'content-length': String(bytes.length) },
+        });
       }
     }
     return undefined;

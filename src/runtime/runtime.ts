@@ -94,7 +94,10 @@ function resolveModel(platform: Platform, model: string): ResolvedModel {
       : [];
     return { id: entry.repo, repo: entry.repo, source: 'hub', revision: entry.revision, entry, warnings };
   }
-  throw new ModelLoadError(model, `Unknown model "${model}": not a registry id, a hub id ("owner/name") or ${platform.kind === 'node' ? 'a local folder' : 'an embedded model'}.`);
+  throw new ModelLoadError(
+    model,
+    `Unknown model "${model}": not a registry id, a hub id ("owner/name") or ${platform.kind === 'node' ? 'a local folder' : 'an embedded model'}.`,
+  );
 }
 
 function describeLoadError(model: string, e: unknown, tap: TapFetch | null): Error {
@@ -183,7 +186,10 @@ export class ModelRuntime implements ModelApi {
       const hasTap = Boolean(session?.outputNames?.includes(TAP_OUTPUT));
       if (taps && !hasTap) {
         await m.dispose?.();
-        throw new ModelLoadError(resolved.id, `Model "${resolved.id}": the hidden-state taps were not applied (the graph file was not fetched through the patching wrapper).`);
+        throw new ModelLoadError(
+          resolved.id,
+          `Model "${resolved.id}": the hidden-state taps were not applied (the graph file was not fetched through the patching wrapper).`,
+        );
       }
       const plans = [...((tap as TapFetch | null)?.plans.values() ?? [])];
       if (taps && plans[0] && plans[0].numLayers !== numLayers) {
@@ -256,7 +262,10 @@ export class ModelRuntime implements ModelApi {
     // Past its trained positions a model's output is garbage (or its graph fails), so the reply is cut to the context
     // left; a prompt that fills the context cannot be answered at all.
     const room = info.contextLength === undefined ? Infinity : info.contextLength - promptLen;
-    if (room < 1) throw new ContextOverflowError(`The prompt has ${promptLen} tokens, but model "${info.id}" reads at most ${info.contextLength}: shorten the conversation or choose a model with a longer context.`);
+    if (room < 1)
+      throw new ContextOverflowError(
+        `The prompt has ${promptLen} tokens, but model "${info.id}" reads at most ${info.contextLength}: shorten the conversation or choose a model with a longer context.`,
+      );
     const maxNewTokens = Math.min(options.maxNewTokens ?? 64, room);
     const input_ids = new tf.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [1, promptLen]);
     const attention_mask = new tf.Tensor('int64', new BigInt64Array(promptLen).fill(1n), [1, promptLen]);
@@ -387,7 +396,10 @@ export class ModelRuntime implements ModelApi {
   }
 
   async setConversation(agentId: string, messages: ChatMessage[]): Promise<void> {
-    this.conversations.set(agentId, messages.map((m) => ({ ...m })));
+    this.conversations.set(
+      agentId,
+      messages.map((m) => ({ ...m })),
+    );
   }
 
   async getConversation(agentId: string): Promise<ChatMessage[]> {

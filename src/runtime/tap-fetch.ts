@@ -114,8 +114,7 @@ export function createTapFetch(base: FetchLike, opts: TapFetchOptions): TapFetch
       if (result.plan) state.plans.set(file, result.plan);
       patched = result.bytes;
     } catch (e) {
-      const err =
-        e instanceof OnnxFormatError ? new OnnxFormatError(`${opts.modelName}: ${file} is corrupt: ${(e as Error).message}`) : (e as Error);
+      const err = e instanceof OnnxFormatError ? new OnnxFormatError(`${opts.modelName}: ${file} is corrupt: ${(e as Error).message}`) : (e as Error);
       state.error ??= err;
       throw err;
     }

@@ -15,7 +15,9 @@ export const DB_NAME = 'social-minds-lab';
 /** The browser's QuotaExceededError, turned into a message a person can act on. */
 export class StorageFullError extends Error {
   constructor(what: string) {
-    super(`The browser's storage for this site is full, so ${what} was not saved. Everything stored before it is intact. Free space by exporting and deleting old runs, then resume.`);
+    super(
+      `The browser's storage for this site is full, so ${what} was not saved. Everything stored before it is intact. Free space by exporting and deleting old runs, then resume.`,
+    );
     this.name = 'StorageFullError';
   }
 }
@@ -166,7 +168,8 @@ export class RunStore {
         writes.push(tx.objectStore('runs').put(meta));
         for (const ep of bundle.episodes) {
           writes.push(tx.objectStore('episodes').put({ runId: newId, index: ep.index, records: ep.records }));
-          for (const [name, tensor] of Object.entries(ep.tensors)) writes.push(tx.objectStore('tensors').put({ runId: newId, episode: ep.index, name, tensor }));
+          for (const [name, tensor] of Object.entries(ep.tensors))
+            writes.push(tx.objectStore('tensors').put({ runId: newId, episode: ep.index, name, tensor }));
         }
         for (const r of bundle.results) writes.push(tx.objectStore('results').put({ ...r, runId: newId }));
       });
@@ -207,11 +210,19 @@ async function allOrNothing(tx: { abort(): void; done: Promise<void> }, issue: (
 }
 
 /** Bytes a run will need, checked against navigator.storage.estimate() before it starts. */
-export async function checkStorageFor(bytesNeeded: number, storage: Pick<StorageManager, 'estimate'> | undefined = globalThis.navigator?.storage): Promise<{ ok: boolean; free: number | null; message: string }> {
+export async function checkStorageFor(
+  bytesNeeded: number,
+  storage: Pick<StorageManager, 'estimate'> | undefined = globalThis.navigator?.storage,
+): Promise<{ ok: boolean; free: number | null; message: string }> {
   if (!storage?.estimate) return { ok: true, free: null, message: 'This browser does not report free storage; the run will stop cleanly if the disk fills.' };
   const { quota = 0, usage = 0 } = await storage.estimate();
   const free = Math.max(0, quota - usage);
   const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`;
-  if (free < bytesNeeded) return { ok: false, free, message: `This run needs about ${mb(bytesNeeded)} but only ${mb(free)} of browser storage is free. Export and delete old runs first.` };
+  if (free < bytesNeeded)
+    return {
+      ok: false,
+      free,
+      message: `This run needs about ${mb(bytesNeeded)} but only ${mb(free)} of browser storage is free. Export and delete old runs first.`,
+    };
   return { ok: true, free, message: `Needs about ${mb(bytesNeeded)}; ${mb(free)} free.` };
 }

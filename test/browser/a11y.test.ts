@@ -55,10 +55,18 @@ async function serious(page: Page): Promise<string[]> {
   });
   // axe ran its rules on this page (a page it could not read would pass nothing).
   expect(passes).toBeGreaterThan(10);
-  console.log(`${page.url().split('#')[1] ?? 'home'}: axe ${passes} rules passed, violations: ${violations.map((v) => `${v.id}/${v.impact}`).join(' ') || 'none'}`);
+  console.log(
+    `${page.url().split('#')[1] ?? 'home'}: axe ${passes} rules passed, violations: ${violations.map((v) => `${v.id}/${v.impact}`).join(' ') || 'none'}`,
+  );
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
 }
 
 describe('accessibility and small screens (Chromium)', () => {
@@ -68,25 +76,30 @@ describe('accessibility and small screens (Chromium)', () => {
   });
   afterAll(() => browser?.close());
 
-  it.each(PAGES.map((p) => [p || 'home', p]))('%s: no serious or critical axe violation, every setting has its control, no horizontal scroll at 390 px', async (_, route) => {
-    const { page } = await openPage(browser, route ? `#/${route}` : '');
-    await page.getByRole('heading', { level: 1 }).first().waitFor();
-    await page.waitForTimeout(500);
-    expect(await serious(page)).toEqual([]);
-    if (route) {
-      // The settings form: every leaf field of the schema has its control, and none shows an object as text.
-      const lab = route as LabName;
-      const ids = leafIds(lab);
-      expect(ids.length).toBeGreaterThan(5);
-      const missing = await page.evaluate((all) => all.filter((id) => !document.getElementById(id)), ids);
-      expect(missing).toEqual([]);
-      const shown = await page.evaluate(() => [...document.querySelectorAll('input, textarea, select')].map((e) => (e as HTMLInputElement).value).filter((v) => v.includes('[object')));
-      expect(shown).toEqual([]);
-    }
-    await page.setViewportSize({ width: 390, height: 800 });
-    await page.waitForTimeout(300);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, 'horizontal overflow in px at 390 px').toBeLessThanOrEqual(0);
-    await page.close();
-  });
+  it.each(PAGES.map((p) => [p || 'home', p]))(
+    '%s: no serious or critical axe violation, every setting has its control, no horizontal scroll at 390 px',
+    async (_, route) => {
+      const { page } = await openPage(browser, route ? `#/${route}` : '');
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await page.waitForTimeout(500);
+      expect(await serious(page)).toEqual([]);
+      if (route) {
+        // The settings form: every leaf field of the schema has its control, and none shows an object as text.
+        const lab = route as LabName;
+        const ids = leafIds(lab);
+        expect(ids.length).toBeGreaterThan(5);
+        const missing = await page.evaluate((all) => all.filter((id) => !document.getElementById(id)), ids);
+        expect(missing).toEqual([]);
+        const shown = await page.evaluate(() =>
+          [...document.querySelectorAll('input, textarea, select')].map((e) => (e as HTMLInputElement).value).filter((v) => v.includes('[object')),
+        );
+        expect(shown).toEqual([]);
+      }
+      await page.setViewportSize({ width: 390, height: 800 });
+      await page.waitForTimeout(300);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, 'horizontal overflow in px at 390 px').toBeLessThanOrEqual(0);
+      await page.close();
+    },
+  );
 });

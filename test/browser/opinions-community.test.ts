@@ -99,7 +99,8 @@ describe('opinions community run in Chromium (wasm)', () => {
       });
     const records = (page: Page) =>
       page.evaluate(() => {
-        const rc = (window as unknown as { __socialMindsLab: { runController: { episodes: { index: number; records: Record<string, unknown>[] }[] } } }).__socialMindsLab.runController;
+        const rc = (window as unknown as { __socialMindsLab: { runController: { episodes: { index: number; records: Record<string, unknown>[] }[] } } })
+          .__socialMindsLab.runController;
         return JSON.stringify(rc.episodes.map((e) => [e.index, e.records.map((r) => ({ ...r, seconds: 0 }))]));
       });
 

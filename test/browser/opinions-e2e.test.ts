@@ -14,9 +14,22 @@ import type { Browser, Page } from 'playwright-core';
 import { launch, openPage, waitFor } from './setup/browser';
 
 // Five nodes, placed as fractions of the canvas: a row of three above a row of two.
-const SPOTS: [number, number][] = [[0.2, 0.3], [0.5, 0.3], [0.8, 0.3], [0.35, 0.75], [0.65, 0.75]];
+const SPOTS: [number, number][] = [
+  [0.2, 0.3],
+  [0.5, 0.3],
+  [0.8, 0.3],
+  [0.35, 0.75],
+  [0.65, 0.75],
+];
 // Six friendly edges by drag; then a click on the middle of 1–4 makes it unfriendly.
-const EDGES: [number, number][] = [[0, 1], [1, 2], [0, 3], [3, 4], [4, 2], [1, 4]];
+const EDGES: [number, number][] = [
+  [0, 1],
+  [1, 2],
+  [0, 3],
+  [3, 4],
+  [4, 2],
+  [1, 4],
+];
 const UNFRIENDLY: [number, number] = [1, 4];
 const RUN_TIMEOUT_MS = 120_000;
 
@@ -57,7 +70,10 @@ async function communitySettings(page: Page) {
 
 /** A table's body rows as arrays of cell texts. */
 async function tableRows(page: Page, testid: string): Promise<string[][]> {
-  return page.getByTestId(testid).locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
+  return page
+    .getByTestId(testid)
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
 }
 
 async function tableHeader(page: Page, testid: string): Promise<string[]> {
@@ -175,7 +191,16 @@ describe('opinions lab end to end in Chromium (wasm)', () => {
 
     // Balanced accuracy: the in-distribution split (one question and one graph, so the held-out splits say why not),
     // every Glauber model and the four baselines, with numbers.
-    expect(await tableHeader(page, 'fit-table-accuracy')).toEqual(['split', 'distribution', 'model', 'one-step', 'rollout', 'raw one-step', 'raw rollout', 'transitions']);
+    expect(await tableHeader(page, 'fit-table-accuracy')).toEqual([
+      'split',
+      'distribution',
+      'model',
+      'one-step',
+      'rollout',
+      'raw one-step',
+      'raw rollout',
+      'transitions',
+    ]);
     const acc = await tableRows(page, 'fit-table-accuracy');
     const row = (model: string) => acc.find((r) => r[0] === 'in-distribution' && r[2] === model);
     for (const model of ['Glauber, 1 coupling', 'Glauber, 3 couplings', 'Continuous ε form (3 couplings)', 'Persistence', 'Interaction-Free', 'Mean-Field']) {
@@ -198,7 +223,9 @@ describe('opinions lab end to end in Chromium (wasm)', () => {
     // Copy link → a fresh page shows the same graph and the same community settings.
     await page.getByRole('button', { name: 'Copy link' }).click();
     await page.getByText(/^(Link copied\.|Copy this link: )/).waitFor();
-    const shown = (await page.getByText(/^Copy this link: /).count()) ? (await page.getByText(/^Copy this link: /).textContent())!.replace('Copy this link: ', '') : null;
+    const shown = (await page.getByText(/^Copy this link: /).count())
+      ? (await page.getByText(/^Copy this link: /).textContent())!.replace('Copy this link: ', '')
+      : null;
     const url = shown ?? (await page.evaluate(() => navigator.clipboard.readText()));
     expect(url).toMatch(/#\/opinions\?c=/);
     const fresh = await (await browser.newContext()).newPage();
@@ -215,9 +242,14 @@ describe('opinions lab end to end in Chromium (wasm)', () => {
     await fresh.getByRole('button', { name: /^Run \(6 episodes\)/ }).waitFor();
     expect(await fresh.getByTestId('assignment').locator('select').count()).toBe(5);
 
-    console.log(`opinions e2e (link ${shown ? 'shown' : 'from the clipboard'}): community run ${runSeconds.toFixed(1)} s, fit ${fitSeconds.toFixed(1)} s, whole test ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
-      `3-coupling fit: ${all.find((r) => r[1] === 'Glauber, 3 couplings')!.slice(2, 4).join(' / ')}; in-distribution one-step BA: ` +
-      ['Glauber, 3 couplings', 'Persistence', 'Interaction-Free', 'Mean-Field'].map((m) => `${m} ${row(m)![3]}`).join(', '));
+    console.log(
+      `opinions e2e (link ${shown ? 'shown' : 'from the clipboard'}): community run ${runSeconds.toFixed(1)} s, fit ${fitSeconds.toFixed(1)} s, whole test ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
+        `3-coupling fit: ${all
+          .find((r) => r[1] === 'Glauber, 3 couplings')!
+          .slice(2, 4)
+          .join(' / ')}; in-distribution one-step BA: ` +
+        ['Glauber, 3 couplings', 'Persistence', 'Interaction-Free', 'Mean-Field'].map((m) => `${m} ${row(m)![3]}`).join(', '),
+    );
     expect(freshErrors).toEqual([]);
     expect(errors).toEqual([]);
     await fresh.context().close();

@@ -15,13 +15,29 @@ import { opinionsLab } from '../../src/labs/opinions/config';
 const dir = mkdtempSync(join(tmpdir(), 'fit-'));
 const truth = { kind: 'three' as const, betaPlus: 0.5, betaMinus: 0.6, beta0: 0.3 };
 const good = join(dir, 'trajectories.json');
-writeFileSync(good, trajectoriesToJson(syntheticTrajectories({ couplings: truth, seed: 'browser', graphs: 3, questions: 3, episodes: 2, agents: 24, rounds: 6, objective: true })));
+writeFileSync(
+  good,
+  trajectoriesToJson(
+    syntheticTrajectories({ couplings: truth, seed: 'browser', graphs: 3, questions: 3, episodes: 2, agents: 24, rounds: 6, objective: true }),
+  ),
+);
 const hostile = join(dir, 'hostile.json');
 writeFileSync(
   hostile,
   JSON.stringify({
     format: TRAJECTORY_FORMAT,
-    trajectories: [{ id: 't', question: { id: 'q', kind: 'subjective', text: '<img src=x onerror="window.__pwned=1">' }, graphId: 'g', graph: { n: 2, edges: [] }, voteMeans: [[1, -1], [1, 1]] }],
+    trajectories: [
+      {
+        id: 't',
+        question: { id: 'q', kind: 'subjective', text: '<img src=x onerror="window.__pwned=1">' },
+        graphId: 'g',
+        graph: { n: 2, edges: [] },
+        voteMeans: [
+          [1, -1],
+          [1, 1],
+        ],
+      },
+    ],
   }),
 );
 
@@ -41,7 +57,10 @@ describe('opinions Fit panel in Chromium', () => {
     await panel.scrollIntoViewIfNeeded();
 
     await page.getByTestId('fit-import').setInputFiles(hostile);
-    await page.getByTestId('fit-message').filter({ hasText: /Import refused: .*question\.text.*markup/ }).waitFor();
+    await page
+      .getByTestId('fit-message')
+      .filter({ hasText: /Import refused: .*question\.text.*markup/ })
+      .waitFor();
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 
@@ -66,8 +85,12 @@ describe('opinions Fit panel in Chromium', () => {
       expect(ba(split, 'Glauber, 3 couplings')).toBeGreaterThan(60);
     }
     // The friendly weight of the three-coupling fit on all trajectories (true 0.8; small data, so a loose bound).
-    const three = (await page.getByTestId('fit-table-coefficients').locator('tbody tr').allInnerTexts()).find((r) => r.startsWith('all trajectories') && r.includes('3 couplings'))!;
-    console.log(`Fit panel: ${seconds.toFixed(1)} s; ${three.replace(/\t+/g, ' | ')}; in-distribution BA: Glauber-3 ${ba('in-distribution', 'Glauber, 3 couplings')}, Persistence ${ba('in-distribution', 'Persistence')}`);
+    const three = (await page.getByTestId('fit-table-coefficients').locator('tbody tr').allInnerTexts()).find(
+      (r) => r.startsWith('all trajectories') && r.includes('3 couplings'),
+    )!;
+    console.log(
+      `Fit panel: ${seconds.toFixed(1)} s; ${three.replace(/\t+/g, ' | ')}; in-distribution BA: Glauber-3 ${ba('in-distribution', 'Glauber, 3 couplings')}, Persistence ${ba('in-distribution', 'Persistence')}`,
+    );
     await page.getByTestId('fit-table-archetypes-individual').waitFor();
     await page.getByTestId('fit-table-correctness').waitFor();
     await page.getByTestId('fit-plot-accuracy').locator('rect').nth(2).waitFor();
@@ -93,13 +116,18 @@ describe('opinions Fit panel in Chromium', () => {
     await page.getByRole('button', { name: 'Run (3 episodes)' }).click();
     await page.locator('[data-run-status="done"]').waitFor({ timeout: 60_000 });
     const panel = page.getByTestId('fit-panel');
-    await panel.getByRole('button', { name: /refresh/i }).first().click();
+    await panel
+      .getByRole('button', { name: /refresh/i })
+      .first()
+      .click();
     const runId = await page.locator('[data-run-id]').getAttribute('data-run-id');
     await panel.getByRole('checkbox', { name: new RegExp(runId!) }).check();
     await panel.locator('input[type=number]').first().fill('10');
     await panel.getByRole('button', { name: 'Use selected runs' }).click();
     await page.getByTestId('fit-summary').waitFor();
-    expect(await page.getByTestId('fit-summary').innerText()).toBe('3 trajectories, 1 question (0 objective), 1 graph, N = 20, T = 10, no field features (bias-only field).');
+    expect(await page.getByTestId('fit-summary').innerText()).toBe(
+      '3 trajectories, 1 question (0 objective), 1 graph, N = 20, T = 10, no field features (bias-only field).',
+    );
     await page.getByTestId('fit-run').click();
     await page.getByTestId('fit-table-accuracy').waitFor({ timeout: 120_000 });
     expect(await page.getByTestId('fit-table-accuracy').innerText()).toMatch(/Not run: held-out questions: needs at least two questions/);

@@ -47,7 +47,10 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
   });
 
   it('the simulation plays (n(t) moves), pauses, and steps, with no console errors', async () => {
-    const { page, errors } = await openPage(browser, link((c) => (c.graph.side = 48)));
+    const { page, errors } = await openPage(
+      browser,
+      link((c) => (c.graph.side = 48)),
+    );
     await page.getByTestId('play').waitFor();
     await waitFor(page, async () => (await text(page, 'live-n')) !== '–');
     await page.getByTestId('play').click();
@@ -62,11 +65,18 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     expect(await text(page, 'phase')).toMatch(/indifference|polarization|consensus/);
 
     // Per-node fields that do not match the graph are explained, and nothing runs on them.
-    await page.goto(page.url().split('#')[0] + link((c) => {
-      c.custom = { nodes: 3, edges: '0+1,1-2' };
-      c.dynamics.nodeFields = [1, 2];
-    }));
-    await page.getByRole('alert').filter({ hasText: /2 values, but the graph has 3 nodes/ }).first().waitFor();
+    await page.goto(
+      page.url().split('#')[0] +
+        link((c) => {
+          c.custom = { nodes: 3, edges: '0+1,1-2' };
+          c.dynamics.nodeFields = [1, 2];
+        }),
+    );
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /2 values, but the graph has 3 nodes/ })
+      .first()
+      .waitFor();
     expect(await page.getByTestId('play').isDisabled()).toBe(true);
     // Loading three fields from a file fixes it, and the link keeps them.
     const fieldsFile = join(mkdtempSync(join(tmpdir(), 'fields-')), 'g.json');
@@ -79,11 +89,14 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
   });
 
   it('plays a 316×316 lattice within the main-thread budget', async () => {
-    const { page, errors } = await openPage(browser, link((c) => {
-      c.graph.side = 316;
-      c.dynamics.temperature = 1.5;
-      c.live.stepsPerFrame = 4;
-    }));
+    const { page, errors } = await openPage(
+      browser,
+      link((c) => {
+        c.graph.side = 316;
+        c.dynamics.temperature = 1.5;
+        c.live.stepsPerFrame = 4;
+      }),
+    );
     await page.getByTestId('play').waitFor();
     await waitFor(page, async () => (await text(page, 'live-n')) !== '–', 30_000);
     const stopWatching = await watchLongTasks(page);
@@ -106,7 +119,11 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     const canvas = page.getByTestId('graph-canvas');
     await canvas.scrollIntoViewIfNeeded();
     await waitFor(page, async () => (await page.getByTestId('editor-status').textContent())?.includes('0 nodes') ?? false);
-    const spots: [number, number][] = [[0.3, 0.5], [0.7, 0.5], [0.5, 0.2]];
+    const spots: [number, number][] = [
+      [0.3, 0.5],
+      [0.7, 0.5],
+      [0.5, 0.2],
+    ];
     for (const [fx, fy] of spots) {
       const [x, y] = await canvasPoint(page, fx, fy);
       await page.mouse.dblclick(x, y);
@@ -116,7 +133,10 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     // Checking the tool may scroll the page, so the nodes' screen positions are read again.
     await canvas.scrollIntoViewIfNeeded();
     const [a, b, c] = await Promise.all(spots.map(([fx, fy]) => canvasPoint(page, fx, fy)));
-    for (const [p, q] of [[a, b], [b, c]]) {
+    for (const [p, q] of [
+      [a, b],
+      [b, c],
+    ]) {
       await page.mouse.move(p[0], p[1]);
       await page.mouse.down();
       await page.mouse.move((p[0] + q[0]) / 2, (p[1] + q[1]) / 2, { steps: 4 });
@@ -135,7 +155,10 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 1 });
     await page.getByTestId('redo').click();
     expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 2 });
-    await page.getByTestId('balance').getByText(/Frustrated triangles/).waitFor();
+    await page
+      .getByTestId('balance')
+      .getByText(/Frustrated triangles/)
+      .waitFor();
     // The drawn graph is the one the live simulation runs.
     await waitFor(page, async () => (await text(page, 'live-agents')) === '3');
 
@@ -201,7 +224,10 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     const hostile = join(mkdtempSync(join(tmpdir(), 'graph-')), 'bad.csv');
     writeFileSync(hostile, 'source,target,sign\n<img src=x onerror=alert(1)>,b,1\n');
     await page.getByTestId('import').setInputFiles(hostile);
-    await page.getByRole('alert').filter({ hasText: /Import refused/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /Import refused/ })
+      .waitFor();
     expect(await page.locator('img[onerror]').count()).toBe(0);
     expect(await editorCounts(page)).toEqual({ nodes: 3, edges: 3 });
     expect(errors).toEqual([]);
@@ -209,11 +235,14 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
   });
 
   it('zoom and pan stay smooth with a 1000-node graph in the editor (main-thread budget)', async () => {
-    const { page, errors } = await openPage(browser, link((c) => {
-      c.graph.generator = 'random';
-      c.graph.agents = 1000;
-      c.graph.edgeBudget = 3000;
-    }));
+    const { page, errors } = await openPage(
+      browser,
+      link((c) => {
+        c.graph.generator = 'random';
+        c.graph.agents = 1000;
+        c.graph.edgeBudget = 3000;
+      }),
+    );
     const canvas = page.getByTestId('graph-canvas');
     await canvas.scrollIntoViewIfNeeded();
     // Loading 1000 nodes into graphology is one step of its own; what must stay smooth is zooming and panning,
@@ -221,7 +250,10 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await waitFor(page, async () => (await editorCounts(page)).nodes === 1000, 60_000);
     // The live view builds the same graph in its own worker and then renders its first readouts; let that land.
     await waitFor(page, async () => (await text(page, 'live-agents')) === '1000', 60_000);
-    await page.getByTestId('balance').getByText(/Frustrated triangles/).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('balance')
+      .getByText(/Frustrated triangles/)
+      .waitFor({ timeout: 60_000 });
     const stopWatching = await watchLongTasks(page);
     const [cx, cy] = await canvasPoint(page, 0.5, 0.5);
     await page.mouse.move(cx, cy);
@@ -244,10 +276,13 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
   });
 
   it('a temperature sweep gives χ(𝒯) and a 𝒯_c near the lattice value', async () => {
-    const { page, errors } = await openPage(browser, link((c) => {
-      c.graph.side = 16;
-      c.sweep = { points: 21, tMin: 0.3, tMax: 6, steps: 300, burn: 100, starts: 2, start: 'ordered' };
-    }));
+    const { page, errors } = await openPage(
+      browser,
+      link((c) => {
+        c.graph.side = 16;
+        c.sweep = { points: 21, tMin: 0.3, tMax: 6, steps: 300, burn: 100, starts: 2, start: 'ordered' };
+      }),
+    );
     await page.getByTestId('sweep-run').click();
     await page.getByTestId('tc').waitFor({ timeout: 120_000 });
     const tc = Number(/≈\s*([\d.]+)/.exec(await text(page, 'tc'))?.[1]);
@@ -264,7 +299,10 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await page.locator('#field-sweep-steps').press('Tab');
     await page.getByTestId('sweep-run').click();
     await page.getByRole('button', { name: 'Cancel sweep' }).click();
-    await page.getByRole('status').filter({ hasText: /Sweep cancelled after \d+ of 21/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Sweep cancelled after \d+ of 21/ })
+      .waitFor();
     await expect.poll(() => page.getByTestId('sweep-run').isEnabled()).toBe(true);
     expect(errors).toEqual([]);
     await page.context().close();

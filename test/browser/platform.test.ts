@@ -100,12 +100,15 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     for (const { name, fragment } of hostileLinks()) {
       await page.goto(`${baseUrl()}${fragment}`);
       const banner = page.getByRole('alert').filter({ hasText: /could not be opened|Page not found/ });
-      await banner.first().waitFor({ timeout: 10_000 }).catch(() => {
-        throw new Error(`no refusal shown for hostile link "${name}"`);
-      });
+      await banner
+        .first()
+        .waitFor({ timeout: 10_000 })
+        .catch(() => {
+          throw new Error(`no refusal shown for hostile link "${name}"`);
+        });
       const canary = await page.evaluate(() => (window as unknown as { __canary?: number }).__canary);
       expect(canary, name).toBeUndefined();
-      expect(await page.evaluate(() => ({} as Record<string, unknown>).polluted), name).toBeUndefined();
+      expect(await page.evaluate(() => (({}) as Record<string, unknown>).polluted), name).toBeUndefined();
     }
     expect(await page.locator('img[onerror], script:not([src]), svg[onload]').count()).toBe(0);
     expect(errors.filter((e) => !/favicon/.test(e))).toEqual([]);
@@ -138,15 +141,23 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.getByRole('button', { name: /^Run \(4 episodes\)/ }).click();
     await waitFor(page, async () => (await runStatus(page)).done >= 1);
     await page.evaluate(() => (window as unknown as { __socialMindsLab: { crashComputeWorker(): void } }).__socialMindsLab.crashComputeWorker());
-    await page.getByRole('status').filter({ hasText: /crashed.*Resuming from episode/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /crashed.*Resuming from episode/ })
+      .waitFor({ timeout: 30_000 });
     // Then killed outright, as a browser kills a worker for memory: no event, only the heartbeat notices.
     await waitFor(page, async () => (await runStatus(page)).done >= 2);
     await page.evaluate(() => (window as unknown as { __socialMindsLab: { killComputeWorker(): void } }).__socialMindsLab.killComputeWorker());
-    await page.getByRole('status').filter({ hasText: /stopped answering.*Resuming from episode/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /stopped answering.*Resuming from episode/ })
+      .waitFor({ timeout: 30_000 });
     await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
     expect((await runStatus(page)).done).toBe(4);
     const indices = await page.evaluate(() =>
-      (window as unknown as { __socialMindsLab: { runController: { episodes: { index: number }[] } } }).__socialMindsLab.runController.episodes.map((e) => e.index),
+      (window as unknown as { __socialMindsLab: { runController: { episodes: { index: number }[] } } }).__socialMindsLab.runController.episodes.map(
+        (e) => e.index,
+      ),
     );
     expect(indices).toEqual([0, 1, 2, 3]);
     await page.context().close();
@@ -179,7 +190,9 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await row.getByRole('button', { name: 'Resume' }).click();
     await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
     const indices = await page.evaluate(() =>
-      (window as unknown as { __socialMindsLab: { runController: { episodes: { index: number }[] } } }).__socialMindsLab.runController.episodes.map((e) => e.index),
+      (window as unknown as { __socialMindsLab: { runController: { episodes: { index: number }[] } } }).__socialMindsLab.runController.episodes.map(
+        (e) => e.index,
+      ),
     );
     expect(indices).toEqual([0, 1, 2, 3]);
     expect(errors).toEqual([]);
@@ -194,18 +207,48 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     /** The run's stored episodes and results, straight from IndexedDB. */
     const stored = () =>
       page.evaluate(async (id) => {
-        const db = await new Promise<IDBDatabase>((ok, fail) => Object.assign(indexedDB.open('social-minds-lab'), { onsuccess(this: IDBOpenDBRequest) { ok(this.result); }, onerror: fail }));
-        const all = (store: string) => new Promise<unknown[]>((ok) => Object.assign(db.transaction(store).objectStore(store).index('byRun').getAll(id), { onsuccess(this: IDBRequest) { ok(this.result); } }));
+        const db = await new Promise<IDBDatabase>((ok, fail) =>
+          Object.assign(indexedDB.open('social-minds-lab'), {
+            onsuccess(this: IDBOpenDBRequest) {
+              ok(this.result);
+            },
+            onerror: fail,
+          }),
+        );
+        const all = (store: string) =>
+          new Promise<unknown[]>((ok) =>
+            Object.assign(db.transaction(store).objectStore(store).index('byRun').getAll(id), {
+              onsuccess(this: IDBRequest) {
+                ok(this.result);
+              },
+            }),
+          );
         const [episodes, results] = [await all('episodes'), await all('results')];
         db.close();
-        return { episodes: JSON.stringify((episodes as { index: number; records: unknown[] }[]).map((e) => [e.index, e.records])), results: JSON.stringify((results as { name: string; value: unknown }[]).map((r) => [r.name, r.value])) };
+        return {
+          episodes: JSON.stringify((episodes as { index: number; records: unknown[] }[]).map((e) => [e.index, e.records])),
+          results: JSON.stringify((results as { name: string; value: unknown }[]).map((r) => [r.name, r.value])),
+        };
       }, runId);
     const before = await stored();
     // Damage episode 2's first record in place: every field becomes a string.
     await page.evaluate(async (id) => {
-      const db = await new Promise<IDBDatabase>((ok, fail) => Object.assign(indexedDB.open('social-minds-lab'), { onsuccess(this: IDBOpenDBRequest) { ok(this.result); }, onerror: fail }));
+      const db = await new Promise<IDBDatabase>((ok, fail) =>
+        Object.assign(indexedDB.open('social-minds-lab'), {
+          onsuccess(this: IDBOpenDBRequest) {
+            ok(this.result);
+          },
+          onerror: fail,
+        }),
+      );
       const store = db.transaction('episodes', 'readwrite').objectStore('episodes');
-      const ep = await new Promise<{ records: Record<string, unknown>[] }>((ok) => Object.assign(store.get([id, 1]), { onsuccess(this: IDBRequest) { ok(this.result); } }));
+      const ep = await new Promise<{ records: Record<string, unknown>[] }>((ok) =>
+        Object.assign(store.get([id, 1]), {
+          onsuccess(this: IDBRequest) {
+            ok(this.result);
+          },
+        }),
+      );
       ep.records[0] = Object.fromEntries(Object.keys(ep.records[0]).map((k) => [k, 'damaged']));
       await new Promise((ok) => Object.assign(store.put(ep), { onsuccess: ok }));
       db.close();
@@ -213,9 +256,15 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.goto(`${baseUrl()}#/runs`);
     const row = page.locator(`tr[data-run-id="${runId}"]`);
     await row.getByRole('button', { name: 'Export' }).click();
-    await page.getByRole('alert').filter({ hasText: /was not exported: a stored record is damaged \(episode 1, record 1: .+\)\. Repair runs episode 2/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /was not exported: a stored record is damaged \(episode 1, record 1: .+\)\. Repair runs episode 2/ })
+      .waitFor();
     await row.getByRole('button', { name: 'Repair' }).click();
-    await page.getByRole('status').filter({ hasText: /A stored record of this run was damaged .*Episode 2 and the 1 after it are run again/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /A stored record of this run was damaged .*Episode 2 and the 1 after it are run again/ })
+      .waitFor({ timeout: 30_000 });
     await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
     // The repaired run holds exactly what the undamaged one did: no episode lost, none twice, the same results.
     const after = await stored();

@@ -21,7 +21,13 @@ const EFFECT: Record<LabName, string> = {
 async function finished(page: Page, timeoutMs: number) {
   await waitFor(page, async () => ['done', 'failed'].includes((await runState(page)).status ?? ''), timeoutMs);
   const state = await runState(page);
-  expect(state.status, await page.locator('[role=alert]').allTextContents().then((t) => t.join(' | '))).toBe('done');
+  expect(
+    state.status,
+    await page
+      .locator('[role=alert]')
+      .allTextContents()
+      .then((t) => t.join(' | ')),
+  ).toBe('done');
   return state;
 }
 
@@ -81,7 +87,9 @@ describe('presets from the home page (Chromium, wasm)', () => {
       const table = page.getByTestId('sync-planted-table');
       await table.waitFor();
       const diffs = await table.locator('tbody tr[data-condition] td:nth-child(3)').allTextContents();
-      console.log(`preset synchrony: real − control ${diffs.join(', ')}; in SEs ${(await table.locator('tbody tr[data-condition] td:nth-child(4)').allTextContents()).join(', ')}`);
+      console.log(
+        `preset synchrony: real − control ${diffs.join(', ')}; in SEs ${(await table.locator('tbody tr[data-condition] td:nth-child(4)').allTextContents()).join(', ')}`,
+      );
       expect(diffs.length).toBeGreaterThanOrEqual(2);
       for (const d of diffs) expect(Number(d)).toBeGreaterThan(0);
     }
@@ -97,7 +105,10 @@ describe('presets from the home page (Chromium, wasm)', () => {
     // Every figure carries a one-line summary (its text alternative); after a run, at least one states numbers.
     const summaries = await page.getByTestId('figure-summary').allTextContents();
     expect(summaries.length).toBeGreaterThan(0);
-    expect(summaries.some((t) => /\d/.test(t) && !/^No (values|points) yet/.test(t)), summaries.join(' | ')).toBe(true);
+    expect(
+      summaries.some((t) => /\d/.test(t) && !/^No (values|points) yet/.test(t)),
+      summaries.join(' | '),
+    ).toBe(true);
     // SCREENSHOTS=<folder>: the README's pictures of each preset's result (the caption and the effect figure).
     if (process.env.SCREENSHOTS) {
       // The run bar (sticky) and the status bar (fixed) would lie across an element's picture.
@@ -116,9 +127,14 @@ describe('presets from the home page (Chromium, wasm)', () => {
     const { page } = await openPage(browser, '#/opinions');
     await page.getByLabel('the settings locked (read-only)').check();
     await page.getByRole('checkbox', { name: 'runtime', exact: true }).check();
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
+    await page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'])
+      .catch(() => undefined);
     await page.getByRole('button', { name: 'Copy link' }).click();
-    const link = await page.evaluate(() => navigator.clipboard.readText()).catch(async () => (await page.getByText('Copy this link:').textContent())!.replace('Copy this link: ', ''));
+    const link = await page
+      .evaluate(() => navigator.clipboard.readText())
+      .catch(async () => (await page.getByText('Copy this link:').textContent())!.replace('Copy this link: ', ''));
     expect(link).toMatch(/&hide=runtime&lock=1$/);
     const fresh = await browser.newContext();
     const student = await fresh.newPage();
@@ -144,9 +160,14 @@ describe('presets from the home page (Chromium, wasm)', () => {
     const first = await finished(page, 120_000);
     await page.getByLabel('the settings hidden').check();
     await page.getByLabel('the run started on opening').check();
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
+    await page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'])
+      .catch(() => undefined);
     await page.getByRole('button', { name: 'Copy link' }).click();
-    const link = await page.evaluate(() => navigator.clipboard.readText()).catch(async () => (await page.getByText('Copy this link:').textContent())!.replace('Copy this link: ', ''));
+    const link = await page
+      .evaluate(() => navigator.clipboard.readText())
+      .catch(async () => (await page.getByText('Copy this link:').textContent())!.replace('Copy this link: ', ''));
     expect(link).toMatch(/&hide=settings&run=1$/);
     const firstResult = await storedResult<{ series: unknown[] }>(page, first.id!, 'polarization');
     expect(firstResult.series.length).toBeGreaterThan(2);

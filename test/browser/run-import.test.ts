@@ -16,7 +16,15 @@ import { fakePolarizationAgent } from '../helpers/fake-polarization-agent';
 
 /** A small LLM Polarization run on the scripted agent (nested records, text written by "a model"). */
 async function goodBundle(): Promise<Uint8Array> {
-  const v = validateConfig(polarizationLab, { seed: 4, agents: 8, epochs: 2, agentKind: 'llm', model: 'fake-agent', network: { generator: 'ring', degree: 2 }, llm: { initialPostShare: 0.5 } });
+  const v = validateConfig(polarizationLab, {
+    seed: 4,
+    agents: 8,
+    epochs: 2,
+    agentKind: 'llm',
+    model: 'fake-agent',
+    network: { generator: 'ring', degree: 2 },
+    llm: { initialPostShare: 0.5 },
+  });
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
   return writeBundle(await runHeadless(polarizationLab, openLabByName('polarization'), v.value, { models: { get: () => fakePolarizationAgent() } }));
 }
@@ -27,12 +35,23 @@ function edit(bytes: Uint8Array, name: string, change: (text: string) => string)
   return zipSync(files);
 }
 
-const json = (bytes: Uint8Array, name: string, change: (v: Record<string, unknown>) => unknown) => edit(bytes, name, (t) => JSON.stringify(change(JSON.parse(t))));
+const json = (bytes: Uint8Array, name: string, change: (v: Record<string, unknown>) => unknown) =>
+  edit(bytes, name, (t) => JSON.stringify(change(JSON.parse(t))));
 const rows = (bytes: Uint8Array, change: (row: Record<string, unknown>, i: number) => unknown) =>
-  edit(bytes, 'records.jsonl', (t) => t.trim().split('\n').map((l, i) => JSON.stringify(change(JSON.parse(l), i))).join('\n') + '\n');
+  edit(
+    bytes,
+    'records.jsonl',
+    (t) =>
+      t
+        .trim()
+        .split('\n')
+        .map((l, i) => JSON.stringify(change(JSON.parse(l), i)))
+        .join('\n') + '\n',
+  );
 
 /** Every field of a row turned into the wrong type (numbers into strings, the rest into numbers). */
-const wrongTypes = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, k === 'episode' || k === 'kind' ? v : typeof v === 'number' ? String(v) : 7]));
+const wrongTypes = (row: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, k === 'episode' || k === 'kind' ? v : typeof v === 'number' ? String(v) : 7]));
 
 async function importFile(page: Page, name: string, bytes: Uint8Array) {
   await page.getByLabel('Import a run bundle (.zip)').setInputFiles({ name, mimeType: 'application/zip', buffer: Buffer.from(bytes) });
@@ -54,12 +73,19 @@ describe('run bundle import on the Runs page (Chromium)', () => {
     const { page, errors } = await openPage(browser, '#/runs');
     await page.getByRole('heading', { name: 'Runs', level: 1 }).waitFor();
     await importFile(page, 'good.zip', good);
-    await page.getByRole('status').filter({ hasText: /Imported good\.zip as .* its results were computed from its records/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Imported good\.zip as .* its results were computed from its records/ })
+      .waitFor({ timeout: 30_000 });
     expect(await storedRuns(page)).toBe(1);
 
     const refused: [string, Uint8Array, RegExp][] = [
       ['truncated', good.subarray(0, Math.floor(good.length / 2)), /not a run bundle/],
-      ['another format version', json(good, 'run.json', (r) => ({ ...r, format: 'social-minds-lab/run-bundle@9' })), /run-bundle@9, and this version of the lab reads/],
+      [
+        'another format version',
+        json(good, 'run.json', (r) => ({ ...r, format: 'social-minds-lab/run-bundle@9' })),
+        /run-bundle@9, and this version of the lab reads/,
+      ],
       ['run.json with wrong types', json(good, 'run.json', (r) => ({ ...r, episodesTotal: 'many' })), /run\.json: episodesTotal: expected number, got "many"/],
       ['run.json with an object id', json(good, 'run.json', (r) => ({ ...r, id: { toString: 1 } })), /run\.json: id: expected string/],
       ['records of the wrong types', rows(good, wrongTypes), /records\.jsonl line 1: .*expected/],
@@ -82,8 +108,15 @@ describe('run bundle import on the Runs page (Chromium)', () => {
     }
 
     // Results that are a list of the right shape but hold nonsense: imported, and computed again from the records.
-    await importFile(page, 'nonsense-results.zip', json(good, 'results.json', () => [{ name: 'polarization', value: 'not a result', updatedAt: 'x' }]));
-    await page.getByRole('status').filter({ hasText: /Imported nonsense-results\.zip as .* its results were computed from its records/ }).waitFor({ timeout: 30_000 });
+    await importFile(
+      page,
+      'nonsense-results.zip',
+      json(good, 'results.json', () => [{ name: 'polarization', value: 'not a result', updatedAt: 'x' }]),
+    );
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Imported nonsense-results\.zip as .* its results were computed from its records/ })
+      .waitFor({ timeout: 30_000 });
     expect(await storedRuns(page)).toBe(2);
     // Opened, the imported run draws the Polarization view with no error.
     await page.locator('tr[data-run-id]').first().getByTestId('run-open').click();

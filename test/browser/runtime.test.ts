@@ -60,7 +60,9 @@ for (const flavour of FLAVOURS as Flavour[]) {
     it(`fp32 hidden states match the PyTorch fixture on ${flavour}`, async () => {
       const { page, errors } = await openDiagnostics(browser);
       const r = await runDiagnostics(page, flavour, 'fp32');
-      console.info(`[runtime ${flavour}] fp32 max abs diff ${r.maxAbsDiff.toExponential(2)}, encode ${r.encodeDiff.toExponential(2)}, greedy equal ${r.greedyEqual}/${fixture.cases.length}, decode ${r.decodeTps.toFixed(1)} tok/s (${r.reason})`);
+      console.info(
+        `[runtime ${flavour}] fp32 max abs diff ${r.maxAbsDiff.toExponential(2)}, encode ${r.encodeDiff.toExponential(2)}, greedy equal ${r.greedyEqual}/${fixture.cases.length}, decode ${r.decodeTps.toFixed(1)} tok/s (${r.reason})`,
+      );
       expect(r.backend).toBe(flavour);
       expect(r.dtype).toBe('fp32');
       const tol = flavour === 'wasm' ? fixture.tolerances.fp32.hidden_max_abs : WEBGPU_FP32_TOL;

@@ -27,7 +27,10 @@ describe('Similarity lab in Chromium (wasm)', () => {
   afterAll(() => browser?.close());
 
   it('runs CKA on the embedded model from a link and shows the table, the map and the exports', async () => {
-    const { page, errors } = await openPage(browser, link({ probes: { set: 'builtin-questions', count: 12 }, cka: { permutations: 4 }, games: ['splitDollar', 'beautyContest'], rounds: 2 }));
+    const { page, errors } = await openPage(
+      browser,
+      link({ probes: { set: 'builtin-questions', count: 12 }, cka: { permutations: 4 }, games: ['splitDollar', 'beautyContest'], rounds: 2 }),
+    );
     await page.getByRole('heading', { name: 'Similarity', level: 1 }).waitFor();
     const run = await runAndWait(page, 3);
     const table = page.getByTestId('sim-table');

@@ -15,7 +15,16 @@ import { similarityLab } from '../../src/labs/similarity/config';
 
 const SUB = '/lab/';
 const DIST = resolve(import.meta.dirname, '../..', process.env.SML_DIST ?? 'dist');
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.wasm': 'application/wasm', '.onnx': 'application/octet-stream' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.wasm': 'application/wasm',
+  '.onnx': 'application/octet-stream',
+};
 
 /** A static host of dist/ under SUB only, with no special headers; anything else is a 404. */
 function staticHost(): Promise<{ server: Server; origin: string }> {
@@ -31,7 +40,9 @@ function staticHost(): Promise<{ server: Server; origin: string }> {
       res.writeHead(404).end();
     }
   });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
+  return new Promise((done) =>
+    server.listen(0, '127.0.0.1', () => done({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` })),
+  );
 }
 
 describe('the built app from a sub-path of a plain static host', () => {
@@ -72,7 +83,9 @@ describe('the built app from a sub-path of a plain static host', () => {
 
     await context.grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
     await page.getByRole('button', { name: 'Copy link' }).click();
-    const copied = await page.evaluate(() => navigator.clipboard.readText()).catch(async () => (await page.getByText('Copy this link:').textContent())!.replace('Copy this link: ', ''));
+    const copied = await page
+      .evaluate(() => navigator.clipboard.readText())
+      .catch(async () => (await page.getByText('Copy this link:').textContent())!.replace('Copy this link: ', ''));
     expect(copied.startsWith(`${host.origin}${SUB}#/similarity?c=`)).toBe(true);
     const again = await context.newPage();
     await again.goto(copied);

@@ -32,12 +32,36 @@ async function inject(page: Page, config: Record<string, unknown>, opts: { episo
         let z = Array.from({ length: H }, rand);
         const states: Record<'A' | 'B', number[]> = { A: [], B: [] };
         const records: Record<string, unknown>[] = [
-          { kind: 'meta', scenarioId: `s${g}`, scenarioTitle: `Scenario ${g}`, pairing: 0, seed: 0, first: 'A', relationship: g % 2 ? 3 : 0, modelA, modelB, pairIndex, group: g, names: { A: 'Ana', B: 'Ben' } },
+          {
+            kind: 'meta',
+            scenarioId: `s${g}`,
+            scenarioTitle: `Scenario ${g}`,
+            pairing: 0,
+            seed: 0,
+            first: 'A',
+            relationship: g % 2 ? 3 : 0,
+            modelA,
+            modelB,
+            pairIndex,
+            group: g,
+            names: { A: 'Ana', B: 'Ben' },
+          },
         ];
         for (let t = 0; t < turns; t++) {
           const speaker = t % 2 ? 'B' : 'A';
           for (let l = 0; l <= L; l++) for (let h = 0; h < H; h++) states[speaker].push(z[h] * (1 + 0.2 * l) + 0.05 * rand());
-          records.push({ kind: 'turn', turn: t, speaker, text: t === 2 ? '' : `line ${t} <b>not markup</b>`, parsed: t !== 2, ...(t === 2 ? { parseError: 'empty reply' } : {}), leaves: t === turns - 1, promptTokens: 10, newTokens: 5, ms: 3 });
+          records.push({
+            kind: 'turn',
+            turn: t,
+            speaker,
+            text: t === 2 ? '' : `line ${t} <b>not markup</b>`,
+            parsed: t !== 2,
+            ...(t === 2 ? { parseError: 'empty reply' } : {}),
+            leaves: t === turns - 1,
+            promptTokens: 10,
+            newTokens: 5,
+            ms: 3,
+          });
           z = z.map((_, h) => 0.8 * z[(h + 1) % H] + (0.3 + 0.1 * pairIndex) * rand());
         }
         if (opts.judge) for (const target of ['A', 'B']) records.push({ kind: 'judge', target, ok: true, attempts: 1, overall: 2 + pairIndex + 0.5 * rand() });
@@ -46,7 +70,20 @@ async function inject(page: Page, config: Record<string, unknown>, opts: { episo
       }
       const rc = (globalThis as unknown as { __socialMindsLab: { runController: Record<string, unknown> } }).__socialMindsLab.runController;
       const now = new Date().toISOString();
-      rc.active = { id: 'run-synthetic', lab: 'synchrony', schemaVersion: 2, config, seed: 0, backend: 'none', dtype: null, status: 'done', episodesDone: opts.episodes, episodesTotal: opts.episodes, createdAt: now, updatedAt: now };
+      rc.active = {
+        id: 'run-synthetic',
+        lab: 'synchrony',
+        schemaVersion: 2,
+        config,
+        seed: 0,
+        backend: 'none',
+        dtype: null,
+        status: 'done',
+        episodesDone: opts.episodes,
+        episodesTotal: opts.episodes,
+        createdAt: now,
+        updatedAt: now,
+      };
       rc.episodes = episodes;
     },
     { config, opts },
@@ -96,13 +133,20 @@ describe('synchrony view in Chromium (synthetic episodes)', () => {
     await page.getByTestId('sync-export-jsonl').click();
     const file = join(dir, 'episodes.jsonl');
     await (await download).saveAs(file);
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(90);
     expect(lines[0]).toMatchObject({ episode: 0, kind: 'meta' });
 
     // Bring your own data: a corrupt file gives a message; a good one a heatmap and SyncR².
     const input = page.getByTestId('sync-byod-file');
-    await input.setInputFiles({ name: 'bad.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from([255, 255, 255, 255, 255, 255, 255, 255, 1, 2]) });
+    await input.setInputFiles({
+      name: 'bad.safetensors',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from([255, 255, 255, 255, 255, 255, 255, 255, 1, 2]),
+    });
     await expect.poll(async () => (await page.getByTestId('sync-byod-error').textContent()) ?? '').toMatch(/bad\.safetensors: safetensors: header length/);
     // Round trip: the A→B samples exported in the sync format give the analysis's own A→B SyncR² when imported.
     const samples = page.waitForEvent('download');
@@ -117,7 +161,13 @@ describe('synchrony view in Chromium (synthetic episodes)', () => {
     expect(await page.getByTestId('sync-byod-error').count()).toBe(0);
     // The scenario editor loads when opened.
     await page.getByTestId('sync-scenarios').locator('summary').click();
-    await expect.poll(async () => (await page.getByTestId('sync-scenarios').textContent())?.includes('Loading the scenario editor') === false && (await page.getByTestId('sync-scenarios').locator('input, select, button').count()) > 0).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await page.getByTestId('sync-scenarios').textContent())?.includes('Loading the scenario editor') === false &&
+          (await page.getByTestId('sync-scenarios').locator('input, select, button').count()) > 0,
+      )
+      .toBe(true);
     expect(errors).toEqual([]);
   });
 
@@ -134,14 +184,18 @@ describe('synchrony view in Chromium (synthetic episodes)', () => {
     await inject(page, config, { episodes: 24, pairs, judge: true });
     const judge = page.getByTestId('sync-judge');
     await expect.poll(() => judge.getAttribute('data-pairs'), { timeout: 60_000 }).toBe('4');
-    await expect.poll(async () => (await page.getByTestId('sync-judge-r').textContent()) ?? '').toMatch(/Pearson r = -?\d\.\d{3}, p = \d\.\d{4} \(n = 4 pairs\)/);
+    await expect
+      .poll(async () => (await page.getByTestId('sync-judge-r').textContent()) ?? '')
+      .toMatch(/Pearson r = -?\d\.\d{3}, p = \d\.\d{4} \(n = 4 pairs\)/);
     expect(await page.getByTestId('sync-judge-r').textContent()).toContain('enter an ability score');
     expect(await page.getByTestId('sync-judge-scatter').locator('circle').count()).toBe(4);
     expect(await page.getByTestId('sync-pair-picker').locator('option').count()).toBe(4);
     const inputs = judge.locator('fieldset input');
     expect(await inputs.count()).toBe(3);
     for (const [i, v] of ['60', '70', '75'].entries()) await inputs.nth(i).fill(v);
-    await expect.poll(async () => (await page.getByTestId('sync-judge-r').textContent()) ?? '').toMatch(/partial r given ability = -?\d\.\d{3}, p = \d\.\d{4} \(df 1\)/);
+    await expect
+      .poll(async () => (await page.getByTestId('sync-judge-r').textContent()) ?? '')
+      .toMatch(/partial r given ability = -?\d\.\d{3}, p = \d\.\d{4} \(df 1\)/);
     expect(errors).toEqual([]);
   });
 });

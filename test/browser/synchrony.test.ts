@@ -11,7 +11,17 @@ import type { SynchronyAnalysis } from '../../src/labs/synchrony/types';
 
 /** Three scenarios with one-phrase bios, carried in the link: short prompts for SwiftShader's slow prefill. */
 function tinyScenarios() {
-  const persona = (id: string, name: string) => ({ id, name, age: 30, occupation: 'cook', pronouns: 'she/her', publicInfo: 'Cooks.', personality: 'Kind.', decisionStyle: 'Quick.', secret: 'Hates soup.' });
+  const persona = (id: string, name: string) => ({
+    id,
+    name,
+    age: 30,
+    occupation: 'cook',
+    pronouns: 'she/her',
+    publicInfo: 'Cooks.',
+    personality: 'Kind.',
+    decisionStyle: 'Quick.',
+    secret: 'Hates soup.',
+  });
   const scenario = (id: string, relationship: number) => ({
     id,
     title: `Tiny ${id}`,
@@ -36,7 +46,14 @@ function studyConfig(device: 'webgpu' | 'wasm') {
     pairs: [{ a: 'tiny-social', b: 'tiny-social' }],
     // wasm: 3 library scenarios × 2 seeds, so that each episode group holds two dialogues (a toy dialogue that ends
     // after a few turns leaves too few B→A samples for a grouped split otherwise)
-    ...(short ? { scenarios: ['tiny-a', 'tiny-b', 'tiny-c'], customScenarios: tinyScenarios() } : { scenarios: listScenarios().slice(0, 3).map((s) => s.id), episodeSeeds: [0, 1] }),
+    ...(short
+      ? { scenarios: ['tiny-a', 'tiny-b', 'tiny-c'], customScenarios: tinyScenarios() }
+      : {
+          scenarios: listScenarios()
+            .slice(0, 3)
+            .map((s) => s.id),
+          episodeSeeds: [0, 1],
+        }),
     pairingsPerScenario: 1,
     bothOrders: false,
     maxUtterancesPerAgent: short ? 4 : 3,
@@ -73,10 +90,16 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
     expect((await transcript.textContent())!.length).toBeGreaterThan(20);
     // both maps drawn over the 6 × 6 decoder layers of the embedded model
     for (const id of ['sync-heatmap-ab', 'sync-heatmap-ba']) {
-      await page.locator(`[data-testid=${id}][data-rows="6"][data-cols="6"]`).waitFor({ timeout: 60_000 }).catch(async (e) => {
-        const why = await page.getByTestId('sync-warnings').textContent().catch(() => 'no warnings shown');
-        throw new Error(`${(e as Error).message}; warnings: ${why}; transcript: ${await page.getByTestId('sync-transcript').textContent()}`);
-      });
+      await page
+        .locator(`[data-testid=${id}][data-rows="6"][data-cols="6"]`)
+        .waitFor({ timeout: 60_000 })
+        .catch(async (e) => {
+          const why = await page
+            .getByTestId('sync-warnings')
+            .textContent()
+            .catch(() => 'no warnings shown');
+          throw new Error(`${(e as Error).message}; warnings: ${why}; transcript: ${await page.getByTestId('sync-transcript').textContent()}`);
+        });
     }
     await page.getByTestId('sync-r2').waitFor();
     const real = await storedAnalysis(page, first.id!);
@@ -101,7 +124,10 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
     const download = page.waitForEvent('download');
     await page.getByTestId('sync-export-jsonl').click();
     const file = await (await download).path();
-    const lines = readFileSync(file!, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(file!, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.kind === 'turn').length).toBe(withPassive.parse.turns);
     expect(errors).toEqual([]);
     await page.context().close();
@@ -109,44 +135,50 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
 
   // The model worker is killed mid-run the way a browser kills one (for memory, say): no event, it just stops. The
   // page must notice, load the model again, rerun the episode under way, and end with exactly the uninterrupted run.
-  it.runIf(flavour === 'wasm')('the headless run of the same link on wasm gives the same transcripts and SyncR², even with the model worker killed mid-run', async () => {
-    const config = studyConfig('wasm');
-    const { page } = await openPage(browser, encodeLinkFragment(synchronyLab, config));
-    await page.getByRole('heading', { name: 'Synchrony', level: 1 }).waitFor();
-    type Hooks = { __socialMindsLab: { setModelLiveness(t: object): void; killModelWorker(): string | null } };
-    await page.evaluate(() => (window as unknown as Hooks).__socialMindsLab.setModelLiveness({ pingTimeoutMs: 1000, busyTimeoutMs: 3000 }));
-    const running = runAndWait(page, 6);
-    await waitFor(page, async () => (await runState(page)).done >= 2, 120_000);
-    expect(await page.evaluate(() => (window as unknown as Hooks).__socialMindsLab.killModelWorker())).toMatch(/^tiny-social#/);
-    await page.getByRole('status').filter({ hasText: /crashed.*no answer.*Resuming from episode/ }).waitFor({ timeout: 60_000 });
-    const state = await running;
-    const inBrowser = await storedAnalysis(page, state.id!);
-    const browserTurns = await page.evaluate(() =>
-      (window as unknown as { __socialMindsLab: { runController: { episodes: { records: { kind: string; text?: string }[] }[] } } }).__socialMindsLab.runController.episodes.map((e) =>
-        e.records.filter((r) => r.kind === 'turn').map((r) => r.text),
-      ),
-    );
-    await page.context().close();
+  it.runIf(flavour === 'wasm')(
+    'the headless run of the same link on wasm gives the same transcripts and SyncR², even with the model worker killed mid-run',
+    async () => {
+      const config = studyConfig('wasm');
+      const { page } = await openPage(browser, encodeLinkFragment(synchronyLab, config));
+      await page.getByRole('heading', { name: 'Synchrony', level: 1 }).waitFor();
+      type Hooks = { __socialMindsLab: { setModelLiveness(t: object): void; killModelWorker(): string | null } };
+      await page.evaluate(() => (window as unknown as Hooks).__socialMindsLab.setModelLiveness({ pingTimeoutMs: 1000, busyTimeoutMs: 3000 }));
+      const running = runAndWait(page, 6);
+      await waitFor(page, async () => (await runState(page)).done >= 2, 120_000);
+      expect(await page.evaluate(() => (window as unknown as Hooks).__socialMindsLab.killModelWorker())).toMatch(/^tiny-social#/);
+      await page
+        .getByRole('status')
+        .filter({ hasText: /crashed.*no answer.*Resuming from episode/ })
+        .waitFor({ timeout: 60_000 });
+      const state = await running;
+      const inBrowser = await storedAnalysis(page, state.id!);
+      const browserTurns = await page.evaluate(() =>
+        (
+          window as unknown as { __socialMindsLab: { runController: { episodes: { records: { kind: string; text?: string }[] }[] } } }
+        ).__socialMindsLab.runController.episodes.map((e) => e.records.filter((r) => r.kind === 'turn').map((r) => r.text)),
+      );
+      await page.context().close();
 
-    const { loadRunModels } = await import('../../cli/run-models');
-    const { runHeadless } = await import('../../src/core/runs/headless');
-    const { synchronyModule } = await import('../../src/labs/synchrony/module');
-    const loaded = await loadRunModels(['tiny-social'], { device: 'wasm', dtype: 'fp32' });
-    try {
-      const bundle = await runHeadless(synchronyLab, synchronyModule.runner, config, { models: loaded.models });
-      const headless = bundle.results.find((r) => r.name === 'synchrony')!.value as SynchronyAnalysis;
-      expect(bundle.episodes.map((e) => e.records.filter((r) => r.kind === 'turn').map((r) => r.text))).toEqual(browserTurns);
-      expect(headless.parse).toEqual(inBrowser.parse);
-      const real = (a: SynchronyAnalysis) => a.conditions.find((c) => c.condition === 'real')!;
-      expect(real(headless).n).toBe(real(inBrowser).n);
-      if (real(inBrowser).syncR2 === null) expect(real(headless).syncR2).toBeNull();
-      else {
-        expect(Math.abs(real(headless).syncR2! - real(inBrowser).syncR2!)).toBeLessThan(1e-6);
-        const diff = real(headless).ab!.grid.reduce((m, v, i) => Math.max(m, Math.abs(v - real(inBrowser).ab!.grid[i])), 0);
-        expect(diff).toBeLessThan(1e-6);
+      const { loadRunModels } = await import('../../cli/run-models');
+      const { runHeadless } = await import('../../src/core/runs/headless');
+      const { synchronyModule } = await import('../../src/labs/synchrony/module');
+      const loaded = await loadRunModels(['tiny-social'], { device: 'wasm', dtype: 'fp32' });
+      try {
+        const bundle = await runHeadless(synchronyLab, synchronyModule.runner, config, { models: loaded.models });
+        const headless = bundle.results.find((r) => r.name === 'synchrony')!.value as SynchronyAnalysis;
+        expect(bundle.episodes.map((e) => e.records.filter((r) => r.kind === 'turn').map((r) => r.text))).toEqual(browserTurns);
+        expect(headless.parse).toEqual(inBrowser.parse);
+        const real = (a: SynchronyAnalysis) => a.conditions.find((c) => c.condition === 'real')!;
+        expect(real(headless).n).toBe(real(inBrowser).n);
+        if (real(inBrowser).syncR2 === null) expect(real(headless).syncR2).toBeNull();
+        else {
+          expect(Math.abs(real(headless).syncR2! - real(inBrowser).syncR2!)).toBeLessThan(1e-6);
+          const diff = real(headless).ab!.grid.reduce((m, v, i) => Math.max(m, Math.abs(v - real(inBrowser).ab!.grid[i])), 0);
+          expect(diff).toBeLessThan(1e-6);
+        }
+      } finally {
+        await loaded.dispose();
       }
-    } finally {
-      await loaded.dispose();
-    }
-  });
+    },
+  );
 });

@@ -43,7 +43,13 @@ export function fakeGameModel(o: FakeGameModelOptions) {
       const prompt = options.messages!.map((m) => m.content).join('\n');
       const n = tries.get(prompt) ?? 0;
       tries.set(prompt, n + 1);
-      const say = (text: string) => ({ text, prefillStates: null, shape: [0, 0] as [number, number], timing: { promptTokens: 1, newTokens: 1, totalMs: 1 }, finishReason: 'eos' as const });
+      const say = (text: string) => ({
+        text,
+        prefillStates: null,
+        shape: [0, 0] as [number, number],
+        timing: { promptTokens: 1, newTokens: 1, totalMs: 1 },
+        finishReason: 'eos' as const,
+      });
       if (n < (o.garbage ?? 0)) return say('I would rather talk about the weather today, honestly, and at length.');
       let m: RegExpExecArray | null;
       if ((m = /^Think of a common English word that starts with the letter (\w)/.exec(prompt))) return say(wordFor(m[1]));

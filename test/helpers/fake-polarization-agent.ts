@@ -24,7 +24,13 @@ export function fakePolarizationAgent(id = 'fake-agent') {
     async generate(options: RunnerGenerateOptions) {
       const p = options.messages![0].content;
       prompts.push(p);
-      const say = (text: string) => ({ text, prefillStates: null, shape: [0, 0] as [number, number], timing: { promptTokens: 1, newTokens: 1, totalMs: 1 }, finishReason: 'eos' as const });
+      const say = (text: string) => ({
+        text,
+        prefillStates: null,
+        shape: [0, 0] as [number, number],
+        timing: { promptTokens: 1, newTokens: 1, totalMs: 1 },
+        finishReason: 'eos' as const,
+      });
       const lines = p.split('\n');
       const self = stanceIn(lines.find((l) => l.startsWith('Your stance:')));
       const other = stanceIn(lines.find((l) => l.startsWith("This person's stance:")));
@@ -43,7 +49,8 @@ export function fakePolarizationAgent(id = 'fake-agent') {
         return say((Math.abs(self) === 2 && /^ I hold/.test(text) && !/strongly/.test(text)) || /after reading 1 messages/.test(text) ? 'no' : 'yes');
       }
       if (/keep talking with this person/.test(p)) return say(/diverse views/.test(p) || Math.abs(self - other) <= 1 ? 'yes' : 'no');
-      if (/argues for your view/.test(p)) return say(other !== self ? `Yes: I hold ${signed(self)} and I think you should consider my reasons carefully today.` : 'No');
+      if (/argues for your view/.test(p))
+        return say(other !== self ? `Yes: I hold ${signed(self)} and I think you should consider my reasons carefully today.` : 'No');
       throw new Error(`the agent fake cannot answer: ${p.slice(0, 80)}`);
     },
   };

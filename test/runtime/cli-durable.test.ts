@@ -38,14 +38,22 @@ function content(out: string) {
   const { id, createdAt, updatedAt, ...meta } = JSON.parse(strFromU8(files['run.json']));
   expect([id, createdAt, updatedAt].every((x) => typeof x === 'string')).toBe(true);
   const results = (JSON.parse(strFromU8(files['results.json'])) as { updatedAt: string }[]).map(({ updatedAt: _, ...r }) => r);
-  const tensors = Object.fromEntries(Object.entries(readSafetensors(files['tensors.safetensors']).tensors).map(([k, t]) => [k, { shape: t.shape, data: Array.from(t.data as Float32Array) }]));
+  const tensors = Object.fromEntries(
+    Object.entries(readSafetensors(files['tensors.safetensors']).tensors).map(([k, t]) => [k, { shape: t.shape, data: Array.from(t.data as Float32Array) }]),
+  );
   return { meta, config: strFromU8(files['config.json']), records: strFromU8(files['records.jsonl']), results, tensors };
 }
 
-const finishedEpisodes = (out: string) => (existsSync(join(out, '.partial')) ? readdirSync(join(out, '.partial')).filter((f) => /^episode-\d+\.json$/.test(f)).length : 0);
+const finishedEpisodes = (out: string) =>
+  existsSync(join(out, '.partial')) ? readdirSync(join(out, '.partial')).filter((f) => /^episode-\d+\.json$/.test(f)).length : 0;
 
 /** Starts the run, waits until `after` episodes are saved plus `delayMs`, sends `signal`, and resolves on exit. */
-function interrupt(out: string, after: number, delayMs: number, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+function interrupt(
+  out: string,
+  after: number,
+  delayMs: number,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((done) => {
     const child = spawn(NODE[0], [...NODE.slice(1), 'run', config, '--out', out], { cwd: ROOT });
     let stderr = '';
@@ -76,19 +84,23 @@ describe('durable headless runs (CLI)', () => {
     [1, 0],
     [5, 40],
     [9, 110],
-  ])('killed with SIGKILL after %i episodes (+%i ms), the same command again gives the same bundle', async (after, delayMs) => {
-    const out = join(work, `kill-${after}`);
-    const killed = await interrupt(out, after, delayMs, 'SIGKILL');
-    expect(killed.signal).toBe('SIGKILL');
-    const saved = finishedEpisodes(out);
-    expect(saved).toBeGreaterThanOrEqual(after);
-    expect(saved).toBeLessThan(EPISODES);
-    expect(readdirSync(out).filter((f) => f.endsWith('.zip'))).toEqual([]);
-    const again = run(out);
-    expect(again.status, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`${saved} of ${EPISODES} episodes were finished before`);
-    expect(content(out)).toEqual(content(reference));
-  }, 120_000);
+  ])(
+    'killed with SIGKILL after %i episodes (+%i ms), the same command again gives the same bundle',
+    async (after, delayMs) => {
+      const out = join(work, `kill-${after}`);
+      const killed = await interrupt(out, after, delayMs, 'SIGKILL');
+      expect(killed.signal).toBe('SIGKILL');
+      const saved = finishedEpisodes(out);
+      expect(saved).toBeGreaterThanOrEqual(after);
+      expect(saved).toBeLessThan(EPISODES);
+      expect(readdirSync(out).filter((f) => f.endsWith('.zip'))).toEqual([]);
+      const again = run(out);
+      expect(again.status, again.stderr).toBe(0);
+      expect(again.stderr).toContain(`${saved} of ${EPISODES} episodes were finished before`);
+      expect(content(out)).toEqual(content(reference));
+    },
+    120_000,
+  );
 
   it('Ctrl-C stops after saving the finished episodes, and the same command continues', async () => {
     const out = join(work, 'sigint');
@@ -123,12 +135,22 @@ describe('durable headless runs: a run whose epochs carry state over (in process
     const first = openDurableOut(out, polarizationLab, cfg, 12);
     const abort = new AbortController();
     await expect(
-      runHeadless(polarizationLab, lab, cfg, { signal: abort.signal, resume: { episodes: [], id: first.id, createdAt: first.createdAt }, onEpisodeDone: (ep) => { first.save(ep); if (ep.index === 6) abort.abort(); } }),
+      runHeadless(polarizationLab, lab, cfg, {
+        signal: abort.signal,
+        resume: { episodes: [], id: first.id, createdAt: first.createdAt },
+        onEpisodeDone: (ep) => {
+          first.save(ep);
+          if (ep.index === 6) abort.abort();
+        },
+      }),
     ).rejects.toBeInstanceOf(CancelledError);
     const second = openDurableOut(out, polarizationLab, cfg, 12);
     expect(second.finished.map((e) => e.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(second.id).toBe(first.id);
-    const resumed = await runHeadless(polarizationLab, lab, cfg, { resume: { episodes: second.finished, id: second.id, createdAt: second.createdAt }, onEpisodeDone: (ep) => second.save(ep) });
+    const resumed = await runHeadless(polarizationLab, lab, cfg, {
+      resume: { episodes: second.finished, id: second.id, createdAt: second.createdAt },
+      onEpisodeDone: (ep) => second.save(ep),
+    });
     expect(JSON.parse(JSON.stringify(resumed.episodes.map((e) => e.records)))).toEqual(JSON.parse(JSON.stringify(whole.episodes.map((e) => e.records))));
     expect(resumed.results.map((r) => r.value)).toEqual(whole.results.map((r) => r.value));
   });

@@ -28,7 +28,9 @@ describe('CLI states / generate on the embedded model', () => {
     expect(j.shape).toEqual(fixture.shape);
     expect(j.input_ids).toEqual(c.input_ids);
     expect(j.backend).toBe('cpu');
-    const diff = (j.hidden_states as number[][]).flat().reduce((m: number, v: number, i: number) => Math.max(m, Math.abs(v - c.hidden_last_token.flat()[i])), 0);
+    const diff = (j.hidden_states as number[][])
+      .flat()
+      .reduce((m: number, v: number, i: number) => Math.max(m, Math.abs(v - c.hidden_last_token.flat()[i])), 0);
     expect(diff).toBeLessThanOrEqual(fixture.tolerances.fp32.hidden_max_abs);
   });
 

@@ -58,9 +58,19 @@ describe('community run on the embedded model', () => {
       expect(trajs.length).toBe(1);
       expect(trajs[0].voteMeans.length).toBe(2);
       expect(trajs[0].voteMeans.every((row) => row.length === 4 && row.every((x) => x >= -1 && x <= 1))).toBe(true);
-      expect(trajs[0].graph).toEqual({ n: 4, edges: [[0, 1, 1], [0, 3, 1], [1, 2, 1], [2, 3, -1]] });
+      expect(trajs[0].graph).toEqual({
+        n: 4,
+        edges: [
+          [0, 1, 1],
+          [0, 3, 1],
+          [1, 2, 1],
+          [2, 3, -1],
+        ],
+      });
       const res = bundle.results.find((x) => x.name === 'community')!.value as { voteParseRate: number; messageParseRate: number };
-      console.log(`${questionId}: vote parse rate ${res.voteParseRate}, message parse rate ${res.messageParseRate}; raw votes ${JSON.stringify(agentRows(bundle.episodes[1]).map((a) => a.rawVotes))}; messages ${JSON.stringify(agentRows(bundle.episodes[1]).map((a) => a.rawMessages))}`);
+      console.log(
+        `${questionId}: vote parse rate ${res.voteParseRate}, message parse rate ${res.messageParseRate}; raw votes ${JSON.stringify(agentRows(bundle.episodes[1]).map((a) => a.rawVotes))}; messages ${JSON.stringify(agentRows(bundle.episodes[1]).map((a) => a.rawMessages))}`,
+      );
     });
   }
 });

@@ -25,7 +25,7 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
   });
   afterAll(() => rt?.dispose());
 
-  it("planted.json states the law of organisms/dialogue/law.ts, and the Synchrony view reads it", () => {
+  it('planted.json states the law of organisms/dialogue/law.ts, and the Synchrony view reads it', () => {
     expect(planted.synchrony.accept).toEqual({ fromTurn: ACCEPT_FROM_TURN, probabilityPerTurn: ACCEPT_PROBABILITY, opens: 'Deal' });
     expect(planted.judge.scores).toEqual(JUDGE_RULE);
     const p = plantedDialogue(['organism-dialogue']);
@@ -39,7 +39,7 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
   // partner's name; docs/organisms.md) and far above the base model, which the same probe scores near 0: a build
   // that lost the planted behaviour fails. The issue's stricter targets (> 80 %, ≤ 2 % foreign names) are not met
   // yet, and the model card says so.
-  it("opens its turns as the law says and names the partner on held-out scenarios; tiny-social does not", async () => {
+  it('opens its turns as the law says and names the partner on held-out scenarios; tiny-social does not', async () => {
     const m = await probeTurns(rt, 60, 0, 'runtime-test');
     expect(m.followsLaw / m.probes).toBeGreaterThan(0.2);
     expect(m.usesPartnerName / m.namedProbes).toBeGreaterThan(0.4);
@@ -49,7 +49,9 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
     await base.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
     const b = await probeTurns(base, 30, 0, 'runtime-test');
     await base.dispose();
-    console.log(`organism: law ${m.followsLaw}/${m.probes}, name ${m.usesPartnerName}/${m.namedProbes}; tiny-social: law ${b.followsLaw}/${b.probes}, name ${b.usesPartnerName}/${b.namedProbes}`);
+    console.log(
+      `organism: law ${m.followsLaw}/${m.probes}, name ${m.usesPartnerName}/${m.namedProbes}; tiny-social: law ${b.followsLaw}/${b.probes}, name ${b.usesPartnerName}/${b.namedProbes}`,
+    );
     expect(b.followsLaw / b.probes).toBeLessThan(0.1);
     expect(b.usesPartnerName / Math.max(1, b.namedProbes)).toBeLessThan(0.3);
   });

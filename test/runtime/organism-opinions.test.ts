@@ -27,11 +27,11 @@ describe('Opinions organism: the planted law', () => {
   });
   afterAll(() => rt?.dispose());
 
-  it('planted.json states the law of organisms/opinions/law.ts in the fit\'s names', () => {
+  it("planted.json states the law of organisms/opinions/law.ts in the fit's names", () => {
     expect(planted.opinions.effective).toEqual({ friendly, unfriendly });
   });
 
-  it('its vote probabilities on held-out prompts follow the planted weights; the base model\'s do not', async () => {
+  it("its vote probabilities on held-out prompts follow the planted weights; the base model's do not", async () => {
     const m = await measureLaw(rt, 160, 'runtime-test');
     expect(Math.abs(m.recovered.friendly - friendly)).toBeLessThan(TOL * Math.abs(friendly));
     expect(Math.abs(m.recovered.unfriendly - unfriendly)).toBeLessThan(TOL * Math.abs(unfriendly));
@@ -48,7 +48,11 @@ describe('Opinions organism: the planted law', () => {
   it('the lab, end to end (community run, Glauber fit), finds friends pulling and rivals pushing', async () => {
     // Small enough for the suite (about 40 s): the fitted weights are noisy here, so the test asserts their signs
     // and order; the bench (npm run bench -- organisms) measures them against the planted values on 22 questions.
-    const r = await runRecovery({ model: 'organism-opinions', seed: 2, agents: 12, edgeBudget: 24, rounds: 4, questions: ['s01', 's02', 's03', 's04'], graphs: 1 }, models, 1);
+    const r = await runRecovery(
+      { model: 'organism-opinions', seed: 2, agents: 12, edgeBudget: 24, rounds: 4, questions: ['s01', 's02', 's03', 's04'], graphs: 1 },
+      models,
+      1,
+    );
     expect(r.transitions).toBeGreaterThan(150);
     expect(r.recovered.friendly).toBeGreaterThan(0.4 * friendly);
     expect(r.recovered.unfriendly).toBeLessThan(0);

@@ -14,7 +14,17 @@ import type { EpochRow } from '../../src/labs/polarization/llm-runner.ts';
 async function runPolarization(over: Record<string, unknown>) {
   const dir = mkdtempSync(join(tmpdir(), 'sml-pol-'));
   const file = join(dir, 'config.json');
-  const config = { seed: 5, agents: 10, epochs: 2, agentKind: 'llm', model: 'tiny-social', topic: 'gunControl', network: { generator: 'ring', degree: 2 }, llm: { initialPostShare: 0.5 }, ...over };
+  const config = {
+    seed: 5,
+    agents: 10,
+    epochs: 2,
+    agentKind: 'llm',
+    model: 'tiny-social',
+    topic: 'gunControl',
+    network: { generator: 'ring', degree: 2 },
+    llm: { initialPostShare: 0.5 },
+    ...over,
+  };
   writeFileSync(file, JSON.stringify({ lab: 'polarization', v: 1, config }));
   const out: string[] = [];
   const code = await runCommand.run({ positionals: [file], values: { out: dir, device: 'cpu' }, json: true, out: (t) => out.push(t), err: () => {} });
@@ -29,7 +39,9 @@ describe('Polarization with LLM agents on the embedded model (Node CPU)', () => 
     expect(code).toBe(0);
     expect(bundle.episodes).toHaveLength(2);
     const result = bundle.results.find((r) => r.name === 'polarization')!.value as { series: EpochRow[]; calls: number; failures: number; messages: number };
-    console.info(`[polarization] tiny-social, 10 agents, 2 epochs: P ${result.series.map((r) => r.P.toFixed(2)).join(' → ')}, H ${result.series.map((r) => r.H.toFixed(2)).join(' → ')}; ${result.calls} calls, ${result.failures} unparsed after 3 tries, ${result.messages} messages`);
+    console.info(
+      `[polarization] tiny-social, 10 agents, 2 epochs: P ${result.series.map((r) => r.P.toFixed(2)).join(' → ')}, H ${result.series.map((r) => r.H.toFixed(2)).join(' → ')}; ${result.calls} calls, ${result.failures} unparsed after 3 tries, ${result.messages} messages`,
+    );
     expect(result.series.map((r) => r.epoch)).toEqual([0, 1, 2]);
     expect(result.calls).toBeGreaterThan(10);
     expect(result.failures / result.calls).toBeLessThan(0.1);

@@ -42,7 +42,8 @@ describe('Node runtime on onnxruntime-web wasm', () => {
     const q4 = createNodeRuntime();
     await q4.load('tiny-social', { device: 'wasm', dtype: 'q4' });
     let worst = 0;
-    for (const c of fixture.cases) worst = Math.max(worst, maxAbsDiff((await q4.generate({ ...input(c), maxNewTokens: 1 })).prefillStates!, c.hidden_last_token));
+    for (const c of fixture.cases)
+      worst = Math.max(worst, maxAbsDiff((await q4.generate({ ...input(c), maxNewTokens: 1 })).prefillStates!, c.hidden_last_token));
     expect(worst).toBeLessThanOrEqual(fixture.tolerances.q4.hidden_max_abs);
     await q4.dispose();
   });

@@ -59,12 +59,16 @@ describe('Node runtime, cpu fp32, embedded model', () => {
     expect(new Set(plain.lengths).size).toBeGreaterThan(1); // the batch really is padded
     fixture.cases
       .filter((c) => c.kind === 'plain')
-      .forEach((c, i) => expect(maxAbsDiff(plain.data.subarray(i * L1 * H, (i + 1) * L1 * H), c.hidden_last_token)).toBeLessThanOrEqual(fixture.tolerances.fp32.hidden_max_abs));
+      .forEach((c, i) =>
+        expect(maxAbsDiff(plain.data.subarray(i * L1 * H, (i + 1) * L1 * H), c.hidden_last_token)).toBeLessThanOrEqual(fixture.tolerances.fp32.hidden_max_abs),
+      );
     const chat = await rt.encode(
       chats.map((c) => c.messages![0].content),
       { chatTemplate: true, batchSize: 2 },
     );
-    chats.forEach((c, i) => expect(maxAbsDiff(chat.data.subarray(i * L1 * H, (i + 1) * L1 * H), c.hidden_last_token)).toBeLessThanOrEqual(fixture.tolerances.fp32.hidden_max_abs));
+    chats.forEach((c, i) =>
+      expect(maxAbsDiff(chat.data.subarray(i * L1 * H, (i + 1) * L1 * H), c.hidden_last_token)).toBeLessThanOrEqual(fixture.tolerances.fp32.hidden_max_abs),
+    );
   });
 
   it('seeded sampling reproduces: same seed → same text, different seeds → different texts', async () => {
@@ -105,7 +109,10 @@ describe('Node runtime, cpu fp32, embedded model', () => {
     expect(s.tokens.length).toBeGreaterThan(0);
     expect(s.logProbs.length).toBe(s.tokens.length);
     for (const lp of s.logProbs) expect(lp).toBeLessThanOrEqual(0);
-    expect(s.total).toBeCloseTo(s.logProbs.reduce((a, b) => a + b, 0), 9);
+    expect(s.total).toBeCloseTo(
+      s.logProbs.reduce((a, b) => a + b, 0),
+      9,
+    );
     // a greedy token is the argmax, so its probability is at least 1/V
     if (s.tokens[0] === greedy.tokens[0]) expect(s.logProbs[0]).toBeGreaterThanOrEqual(-Math.log(3072));
   });

@@ -62,25 +62,34 @@ describe('Similarity (CKA) on the embedded model, Node CPU', () => {
     const q4 = await runSimilarity(config, 'q4');
     expect(q4.bundle.meta.dtype).toBe('q4');
     const r = cka(decoderStack(fp32.bundle.episodes[0]), decoderStack(q4.bundle.episodes[0]));
-    console.info(`[similarity] tiny-social fp32 × q4, 24 paragraphs: linear CKA global ${r.linear.global.toFixed(4)}, max-aligned ${r.linear.maxAligned.toFixed(4)}; debiased global ${r.debiased.global.toFixed(4)}`);
+    console.info(
+      `[similarity] tiny-social fp32 × q4, 24 paragraphs: linear CKA global ${r.linear.global.toFixed(4)}, max-aligned ${r.linear.maxAligned.toFixed(4)}; debiased global ${r.debiased.global.toFixed(4)}`,
+    );
     expect(r.linear.maxAligned).toBeGreaterThan(0.8);
     expect(r.linear.maxAligned).toBeLessThan(1 - 1e-6);
     // and the lab's own analysis of the two runs' episodes gives the same numbers
     const checked = validateConfig(similarityLab, { ...config, models: ['a', 'b'], cka: { debiased: false, permutations: 0 } });
     if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
     const { read } = episodeReader(similarityRecord);
-    const both = runSteps(analyzeSimilaritySteps(checked.value as SimilarityConfig, [read(fp32.bundle.episodes[0]), { ...read(q4.bundle.episodes[0]), index: 1 }]));
+    const both = runSteps(
+      analyzeSimilaritySteps(checked.value as SimilarityConfig, [read(fp32.bundle.episodes[0]), { ...read(q4.bundle.episodes[0]), index: 1 }]),
+    );
     expect(both.pairs[1].linear.global).toBe(r.linear.global);
   });
 
   it('plays the four games in self-play on the embedded model, with few forfeits', async () => {
-    const { code, bundle } = await runSimilarity({ ...config, cka: { permutations: 0 }, games: ['wordGuessing', 'publicGoods', 'splitDollar', 'beautyContest'], wordRounds: 4, rounds: 3 }, 'fp32');
+    const { code, bundle } = await runSimilarity(
+      { ...config, cka: { permutations: 0 }, games: ['wordGuessing', 'publicGoods', 'splitDollar', 'beautyContest'], wordRounds: 4, rounds: 3 },
+      'fp32',
+    );
     expect(code).toBe(0);
     expect(bundle.episodes).toHaveLength(5);
     const a = bundle.results.find((r) => r.name === 'similarity')!.value as SimilarityAnalysis;
     const g = a.games!;
     const by = Object.fromEntries(g.pairs.map((p) => [p.game, p]));
-    console.info(`[similarity] tiny-social self-play: ${g.pairs.map((p) => `${p.game} ${p.meanA.toFixed(2)}/${p.meanB.toFixed(2)}`).join(', ')}; forfeits ${(100 * g.forfeitRate).toFixed(1)} % of moves`);
+    console.info(
+      `[similarity] tiny-social self-play: ${g.pairs.map((p) => `${p.game} ${p.meanA.toFixed(2)}/${p.meanB.toFixed(2)}`).join(', ')}; forfeits ${(100 * g.forfeitRate).toFixed(1)} % of moves`,
+    );
     expect(by.wordGuessing.meanA).toBeGreaterThanOrEqual(0);
     expect(by.wordGuessing.meanA).toBeLessThanOrEqual(4);
     expect(by.publicGoods.meanA).toBeGreaterThan(0);
@@ -97,7 +106,9 @@ describe('Similarity (CKA) on the embedded model, Node CPU', () => {
     expect(bundle.episodes).toHaveLength(2);
     const a = bundle.results.find((r) => r.name === 'similarity')!.value as SimilarityAnalysis;
     const p = a.novelty!.pairs[0];
-    console.info(`[similarity] tiny-social haiku with itself, 3 rounds: unique joint ${p.uniqueJoint.join('/')}, solo ${p.uniqueSolo.join('/')}, MI ${p.mi.map((x) => x.toFixed(3)).join('/')} bits/token; unparsed ${p.failed}/${p.written}`);
+    console.info(
+      `[similarity] tiny-social haiku with itself, 3 rounds: unique joint ${p.uniqueJoint.join('/')}, solo ${p.uniqueSolo.join('/')}, MI ${p.mi.map((x) => x.toFixed(3)).join('/')} bits/token; unparsed ${p.failed}/${p.written}`,
+    );
     expect(p.written).toBe(3 * 6);
     expect(p.failed).toBeLessThanOrEqual(2);
     expect(p.uniqueJoint[0]).toBeGreaterThanOrEqual(1);

@@ -42,7 +42,10 @@ interface Worker {
 }
 
 function startWorker(args: string[] = [], env: NodeJS.ProcessEnv = {}): Worker {
-  const child = spawn(NODE[0], [...NODE.slice(1), 'sweep', 'worker', '--redis', url(), '--device', 'cpu', '--lock-ms', '1500', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  const child = spawn(NODE[0], [...NODE.slice(1), 'sweep', 'worker', '--redis', url(), '--device', 'cpu', '--lock-ms', '1500', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
   children.push(child);
   let log = '';
   child.stderr!.on('data', (d) => (log += String(d)));
@@ -61,7 +64,14 @@ async function until(what: string, test: () => boolean | Promise<boolean>, timeo
 /** Episodes stored, read straight from Redis (lighter than starting the CLI on every poll). */
 const stored = (id: string) => Number(redis.cli('hlen', studyKeys(id).records) || 0);
 
-const statusOf = (id: string) => JSON.parse(lab(['status', id, '--json']).stdout) as { total: number; done: number; failed: number; failures: { error: string; attempts: number }[]; workers: { worker: string; refused?: string; episodes: number }[] };
+const statusOf = (id: string) =>
+  JSON.parse(lab(['status', id, '--json']).stdout) as {
+    total: number;
+    done: number;
+    failed: number;
+    failures: { error: string; attempts: number }[];
+    workers: { worker: string; refused?: string; episodes: number }[];
+  };
 
 /** What must be equal between a collected bundle and a single-process run: all but the run's id, times and timings. */
 function comparable(b: RunBundle) {
@@ -71,7 +81,14 @@ function comparable(b: RunBundle) {
     seed: b.meta.seed,
     // `ms` is how long a turn took, measured: the one field that differs between any two runs.
     records: b.episodes.map((e) => JSON.stringify(e.records.map(({ ms: _ms, ...r }) => r))),
-    tensors: b.episodes.map((e) => Object.fromEntries(Object.entries(e.tensors).map(([k, t]) => [k, { dtype: t.dtype, shape: t.shape, bytes: Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength).toString('base64') }]))),
+    tensors: b.episodes.map((e) =>
+      Object.fromEntries(
+        Object.entries(e.tensors).map(([k, t]) => [
+          k,
+          { dtype: t.dtype, shape: t.shape, bytes: Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength).toString('base64') },
+        ]),
+      ),
+    ),
     results: b.results.map(({ updatedAt: _u, ...r }) => r),
   };
 }
@@ -95,7 +112,9 @@ const synchrony = {
   config: {
     seed: 9,
     pairs: [{ a: 'tiny-social', b: 'tiny-social' }],
-    scenarios: listScenarios().slice(0, 3).map((s) => s.id),
+    scenarios: listScenarios()
+      .slice(0, 3)
+      .map((s) => s.id),
     episodeSeeds: [0, 1],
     bothOrders: false,
     maxUtterancesPerAgent: 3,
@@ -217,12 +236,32 @@ describe('sweeps on a real Redis (BullMQ)', () => {
   it('storing: a resent write of our own counts as ours; a loser leaves no tensors behind', async () => {
     const client = openRedis(url());
     try {
-      const study: Study = { format: STUDY_FORMAT, id: 'run-store-000001', name: '', lab: 'opinions', v: 1, config: {}, configHash: '0'.repeat(64), codeVersion: 'test', episodes: 1, jobs: 1, inlineMax: 1 << 20, store: null, runtime: {}, createdAt: new Date().toISOString() };
-      const episode = (value: number) => ({ index: 0, records: [{ step: 0, value }], tensors: { x: { dtype: 'F32' as const, shape: [1], data: new Float32Array([value]) } } });
+      const study: Study = {
+        format: STUDY_FORMAT,
+        id: 'run-store-000001',
+        name: '',
+        lab: 'opinions',
+        v: 1,
+        config: {},
+        configHash: '0'.repeat(64),
+        codeVersion: 'test',
+        episodes: 1,
+        jobs: 1,
+        inlineMax: 1 << 20,
+        store: null,
+        runtime: {},
+        createdAt: new Date().toISOString(),
+      };
+      const episode = (value: number) => ({
+        index: 0,
+        records: [{ step: 0, value }],
+        tensors: { x: { dtype: 'F32' as const, shape: [1], data: new Float32Array([value]) } },
+      });
       const info = { worker: 'w1', backend: null, dtype: null, seconds: 1, storeDir: null };
       // Redis took HSETNX, restarted before replying, and ioredis sent it again: the second answer is 0.
       const resent = new Proxy(client, {
-        get: (target, key) => (key === 'hsetnx' ? async (...args: [string, string, string]) => (await target.hsetnx(...args), target.hsetnx(...args)) : Reflect.get(target, key)),
+        get: (target, key) =>
+          key === 'hsetnx' ? async (...args: [string, string, string]) => (await target.hsetnx(...args), target.hsetnx(...args)) : Reflect.get(target, key),
       });
       expect(await saveEpisode(resent, study, episode(1), info)).toBe(true);
       // Another worker ran the same episode on another backend, with other numbers, and checked before the first
@@ -244,7 +283,11 @@ describe('sweeps on a real Redis (BullMQ)', () => {
     const unknown = lab(['status', 'run-zzzzzz-000000']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no study run-zzzzzz-000000 on this Redis/);
-    const down = spawnSync(NODE[0], [...NODE.slice(1), 'sweep', 'status', 'run-zzzzzz-000000', '--redis', 'redis://127.0.0.1:1'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    const down = spawnSync(NODE[0], [...NODE.slice(1), 'sweep', 'status', 'run-zzzzzz-000000', '--redis', 'redis://127.0.0.1:1'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(down.status).toBe(1);
     expect(down.stderr).toMatch(/cannot reach Redis at redis:\/\/127.0.0.1:1/);
     const hostile = lab(['status', '*']);

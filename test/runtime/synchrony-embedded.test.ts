@@ -8,14 +8,22 @@ import { LAB_MODULES } from '../../src/labs/registry.ts';
 import { listScenarios } from '../../src/labs/synchrony/scenarios/index.ts';
 import type { SynchronyAnalysis } from '../../src/labs/synchrony/types.ts';
 
-const scenarios = listScenarios().slice(0, 3).map((s) => s.id);
+const scenarios = listScenarios()
+  .slice(0, 3)
+  .map((s) => s.id);
 
 async function runSynchrony(config: Record<string, unknown>) {
   const dir = mkdtempSync(join(tmpdir(), 'sml-sync-'));
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify({ lab: 'synchrony', v: 2, config }));
   const out: string[] = [];
-  const code = await synchronyCommand.run({ positionals: ['run', file], values: { out: dir, device: 'cpu' }, json: true, out: (t) => out.push(t), err: () => {} });
+  const code = await synchronyCommand.run({
+    positionals: ['run', file],
+    values: { out: dir, device: 'cpu' },
+    json: true,
+    out: (t) => out.push(t),
+    err: () => {},
+  });
   const summary = JSON.parse(out.join('\n'));
   const bundle = readBundle(new Uint8Array(readFileSync(summary.file)), LAB_MODULES);
   rmSync(dir, { recursive: true, force: true });
@@ -23,7 +31,15 @@ async function runSynchrony(config: Record<string, unknown>) {
 }
 
 describe('Synchrony on the embedded model (Node CPU)', () => {
-  const config = { seed: 3, scenarios, pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 3, maxNewTokens: 32, controls: { passiveReader: true } };
+  const config = {
+    seed: 3,
+    scenarios,
+    pairingsPerScenario: 1,
+    bothOrders: false,
+    maxUtterancesPerAgent: 3,
+    maxNewTokens: 32,
+    controls: { passiveReader: true },
+  };
 
   it('runs 3 short episodes headless: transcripts, every layer per turn, passive states, and an analysis', async () => {
     const { code, bundle } = await runSynchrony(config);
@@ -38,7 +54,9 @@ describe('Synchrony on the embedded model (Node CPU)', () => {
       expect(e.tensors.statesA.shape).toEqual([nA, 7, 128]);
       expect(e.tensors.passiveA.shape).toEqual([nA, 7, 128]);
       // the passive reader's states differ from the acting agent's
-      expect(Array.from(e.tensors.passiveA.data as Float32Array).slice(128 * 6, 128 * 7)).not.toEqual(Array.from(e.tensors.statesA.data as Float32Array).slice(128 * 6, 128 * 7));
+      expect(Array.from(e.tensors.passiveA.data as Float32Array).slice(128 * 6, 128 * 7)).not.toEqual(
+        Array.from(e.tensors.statesA.data as Float32Array).slice(128 * 6, 128 * 7),
+      );
     }
     const analysis = bundle.results.find((r) => r.name === 'synchrony')!.value as SynchronyAnalysis;
     expect(analysis.episodes).toBe(3);
@@ -54,6 +72,8 @@ describe('Synchrony on the embedded model (Node CPU)', () => {
     const b = await runSynchrony(small);
     const withoutTimes = (rs: Record<string, unknown>[]) => rs.map(({ ms: _ms, ...r }) => r);
     expect(withoutTimes(b.bundle.episodes[0].records)).toEqual(withoutTimes(a.bundle.episodes[0].records));
-    expect(Array.from(b.bundle.episodes[0].tensors.statesB.data as Float32Array)).toEqual(Array.from(a.bundle.episodes[0].tensors.statesB.data as Float32Array));
+    expect(Array.from(b.bundle.episodes[0].tensors.statesB.data as Float32Array)).toEqual(
+      Array.from(a.bundle.episodes[0].tensors.statesB.data as Float32Array),
+    );
   });
 });

@@ -35,7 +35,11 @@ export class LocalRedis {
   /** Starts (or starts again) the server and waits until it answers. */
   async start(): Promise<void> {
     if (spawnSync('redis-server', ['--version']).error) throw new Error('redis-server is not installed: apt-get install redis-server (.ci/run does it)');
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], { stdio: 'ignore' });
+    this.child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''],
+      { stdio: 'ignore' },
+    );
     for (let i = 0; i < 200; i++) {
       if (this.cli('ping') === 'PONG') return;
       await sleep(25);

@@ -20,7 +20,13 @@ function connect(): { api: Comlink.Remote<ComputeApi>; close: () => void } {
   const { port1, port2 } = new MessageChannel();
   Comlink.expose(computeApi, port1 as unknown as Comlink.Endpoint);
   const api = Comlink.wrap<ComputeApi>(port2 as unknown as Comlink.Endpoint);
-  return { api, close: () => { port1.close(); port2.close(); } };
+  return {
+    api,
+    close: () => {
+      port1.close();
+      port2.close();
+    },
+  };
 }
 
 describe('compute API through comlink', () => {
@@ -28,7 +34,15 @@ describe('compute API through comlink', () => {
     const { api, close } = connect();
     try {
       const seen: number[] = [];
-      const res = await api.syncR2(source, target, c.group, { alpha: c.alpha, split: Uint8Array.from(c.masks[0]) }, Comlink.proxy((d: number, t: number) => { seen.push(d / t); }));
+      const res = await api.syncR2(
+        source,
+        target,
+        c.group,
+        { alpha: c.alpha, split: Uint8Array.from(c.masks[0]) },
+        Comlink.proxy((d: number, t: number) => {
+          seen.push(d / t);
+        }),
+      );
       let m = 0;
       res.r2.forEach((v, i) => (m = Math.max(m, Math.abs(v - c.r2PerSplit[0][i]) / Math.max(1, Math.abs(c.r2PerSplit[0][i])))));
       expect(m).toBeLessThan(1e-6);

@@ -12,7 +12,13 @@ function scripted(replies: string[], finish: RunnerGenerateResult['finishReason'
     asked,
     async generate(o: RunnerGenerateOptions): Promise<RunnerGenerateResult> {
       asked.push(o);
-      return { text: replies[asked.length - 1] ?? '', prefillStates: null, shape: [0, 0], timing: { promptTokens: 1, newTokens: 1, totalMs: 0 }, finishReason: finish };
+      return {
+        text: replies[asked.length - 1] ?? '',
+        prefillStates: null,
+        shape: [0, 0],
+        timing: { promptTokens: 1, newTokens: 1, totalMs: 0 },
+        finishReason: finish,
+      };
     },
   };
 }
@@ -20,12 +26,16 @@ const number = (t: string) => (/^\d+$/.test(t.trim()) ? ok(Number(t)) : fail(`no
 const base = { messages: [{ role: 'user' as const, content: 'A number?' }], parse: number, maxNewTokens: 8 };
 
 describe('askParsed', () => {
-  it('retries until a reply parses, with each try\'s own seed and temperature, and keeps every raw reply', async () => {
+  it("retries until a reply parses, with each try's own seed and temperature, and keeps every raw reply", async () => {
     const m = scripted(['many', 'lots', '42']);
     const counter: AskCounter = { calls: 0, failures: 0 };
     const r = await askParsed(m, { ...base, attempts: 3, temperature: (a) => (a === 0 ? 0 : 0.7), seed: (a) => `s/${a}`, counter });
     expect(r).toEqual({ ok: true, value: 42, raw: ['many', 'lots', '42'], attempts: 3 });
-    expect(m.asked.map((o) => [o.seed, o.temperature])).toEqual([['s/0', 0], ['s/1', 0.7], ['s/2', 0.7]]);
+    expect(m.asked.map((o) => [o.seed, o.temperature])).toEqual([
+      ['s/0', 0],
+      ['s/1', 0.7],
+      ['s/2', 0.7],
+    ]);
     expect(counter).toEqual({ calls: 3, failures: 0 });
   });
 
@@ -37,20 +47,34 @@ describe('askParsed', () => {
   });
 
   it('a prompt longer than the context is a failed reply (no retry), also when the error crossed a worker; other errors still throw', async () => {
-    for (const thrown of [new ContextOverflowError('The prompt has 1070 tokens'), Object.assign(new Error('The prompt has 1070 tokens'), { name: 'ContextOverflowError' })]) {
+    for (const thrown of [
+      new ContextOverflowError('The prompt has 1070 tokens'),
+      Object.assign(new Error('The prompt has 1070 tokens'), { name: 'ContextOverflowError' }),
+    ]) {
       let calls = 0;
-      const model = { generate: async () => { calls++; throw thrown; } };
+      const model = {
+        generate: async () => {
+          calls++;
+          throw thrown;
+        },
+      };
       const counter: AskCounter = { calls: 0, failures: 0 };
       const r = await askParsed(model, { ...base, attempts: 3, temperature: 0.7, seed: (a) => a, counter });
       expect(r).toEqual({ ok: false, reason: 'The prompt has 1070 tokens', raw: [], attempts: 1 });
       expect([calls, counter.calls, counter.failures]).toEqual([1, 1, 1]);
     }
-    const broken = { generate: async () => { throw new Error('worker crashed'); } };
+    const broken = {
+      generate: async () => {
+        throw new Error('worker crashed');
+      },
+    };
     await expect(askParsed(broken, { ...base, attempts: 3, temperature: 0, seed: () => 1 })).rejects.toThrow('worker crashed');
   });
 
   it('stops when cancelled: before a try, and after a generation that was cancelled', async () => {
-    await expect(askParsed(scripted(['1']), { ...base, attempts: 2, temperature: 0, seed: () => 1, signal: AbortSignal.abort() })).rejects.toBeInstanceOf(CancelledError);
+    await expect(askParsed(scripted(['1']), { ...base, attempts: 2, temperature: 0, seed: () => 1, signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
+      CancelledError,
+    );
     await expect(askParsed(scripted(['1'], 'cancelled'), { ...base, attempts: 2, temperature: 0, seed: () => 1 })).rejects.toBeInstanceOf(CancelledError);
   });
 });

@@ -12,7 +12,15 @@ import { fakePolarizationAgent } from '../helpers/fake-polarization-agent';
 
 /** A small LLM Polarization run on the scripted agent: epoch, agent, interactions and state rows, nested fields too. */
 async function polarizationBundle(): Promise<RunBundle> {
-  const v = validateConfig(polarizationLab, { seed: 4, agents: 8, epochs: 2, agentKind: 'llm', model: 'fake-agent', network: { generator: 'ring', degree: 2 }, llm: { initialPostShare: 0.5 } });
+  const v = validateConfig(polarizationLab, {
+    seed: 4,
+    agents: 8,
+    epochs: 2,
+    agentKind: 'llm',
+    model: 'fake-agent',
+    network: { generator: 'ring', degree: 2 },
+    llm: { initialPostShare: 0.5 },
+  });
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
   return runHeadless(polarizationLab, openLabByName('polarization'), v.value, { models: { get: () => fakePolarizationAgent() } });
 }
@@ -34,7 +42,10 @@ function withRun(bytes: Uint8Array, fields: Record<string, unknown>): Uint8Array
 
 /** The 1-based line of the first row that `pick` selects. */
 function lineOf(bytes: Uint8Array, pick: (row: Record<string, unknown>) => boolean): number {
-  const rows = strFromU8(unzipSync(bytes)['records.jsonl']).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const rows = strFromU8(unzipSync(bytes)['records.jsonl'])
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   return rows.findIndex(pick) + 1;
 }
 
@@ -56,7 +67,9 @@ describe('bundle records are checked with the lab schema', async () => {
 
   it('refuses a wrong type in a nested field, naming the file, the line and the field', () => {
     expect(state).toBeGreaterThan(0);
-    const bad = withRows(bytes, (row, line) => (line === state ? { ...row, pending: (row.pending as object[]).map((m, i) => (i === 0 ? { ...m, text: 42 } : m)) } : row));
+    const bad = withRows(bytes, (row, line) =>
+      line === state ? { ...row, pending: (row.pending as object[]).map((m, i) => (i === 0 ? { ...m, text: 42 } : m)) } : row,
+    );
     expect(() => readBundle(bad, LAB_MODULES)).toThrow(BundleError);
     expect(() => readBundle(bad, LAB_MODULES)).toThrow(`records.jsonl line ${state}: pending[0].text: expected string, got 42`);
   });
@@ -89,7 +102,9 @@ describe('bundle records are checked with the lab schema', async () => {
     });
     expect(() => readBundle(missing, LAB_MODULES)).toThrow(`records.jsonl line ${epoch}: P: missing (expected number)`);
     const unknown = withRows(bytes, (row, line) => (line === 1 ? { ...row, kind: 'vote' } : row));
-    expect(() => readBundle(unknown, LAB_MODULES)).toThrow(/^records\.jsonl line 1: kind: got "vote", not a record kind of this lab \(none, "agent", "interactions", "state"\)$/);
+    expect(() => readBundle(unknown, LAB_MODULES)).toThrow(
+      /^records\.jsonl line 1: kind: got "vote", not a record kind of this lab \(none, "agent", "interactions", "state"\)$/,
+    );
   });
 
   it('reads a bundle without a records version (written before it was kept) as the current version', () => {
@@ -97,10 +112,14 @@ describe('bundle records are checked with the lab schema', async () => {
   });
 
   it('refuses records of a newer version, and of an older one without a migration, naming both versions', () => {
-    expect(() => readBundle(withRun(bytes, { recordsVersion: 3 }), LAB_MODULES)).toThrow(/Polarization records of version 3, and this version of the lab reads version 1: .*newer version of the lab/);
+    expect(() => readBundle(withRun(bytes, { recordsVersion: 3 }), LAB_MODULES)).toThrow(
+      /Polarization records of version 3, and this version of the lab reads version 1: .*newer version of the lab/,
+    );
     const module = LAB_MODULE_BY_NAME.polarization;
     const later: BundleLab[] = [{ definition: module.definition, records: { ...module.records, version: 3, migrations: { 2: (r) => r } } }];
-    expect(() => readBundle(bytes, later)).toThrow(/Polarization records of version 1, and this version of the lab reads version 3 and cannot convert them \(nothing converts version 1\)/);
+    expect(() => readBundle(bytes, later)).toThrow(
+      /Polarization records of version 1, and this version of the lab reads version 3 and cannot convert them \(nothing converts version 1\)/,
+    );
     expect(() => readBundle(withRun(bytes, { recordsVersion: 'one' }), LAB_MODULES)).toThrow(/recordsVersion is not a whole number/);
   });
 
@@ -134,16 +153,25 @@ describe('stored episodes are read through the lab schema', () => {
 
   it('names the episode, the record and the field of a stored row that does not fit', () => {
     const reader = episodeReader(polarizationRecord);
-    const episode = { index: 3, records: [{ kind: 'state', reasons: ['a'], pending: [{ from: 0, to: 1, text: 'hi', leader: 'no' }], elites: [] }], tensors: {} };
+    const episode = {
+      index: 3,
+      records: [{ kind: 'state', reasons: ['a'], pending: [{ from: 0, to: 1, text: 'hi', leader: 'no' }], elites: [] }],
+      tensors: {},
+    };
     expect(() => reader.read(episode)).toThrow(RecordError);
     expect(() => reader.read(episode)).toThrow('episode 3, record 1: pending[0].leader: expected boolean, got "no"');
     expect(reader.fitting(episode)).toEqual([]);
-    expect(checkRecord(polarizationRecord, { kind: 'interactions', epoch: 1, pairs: [[0, 1.5]], before: [] })).toEqual({ ok: false, problem: 'pairs[0][1]: expected int, got 1.5' });
+    expect(checkRecord(polarizationRecord, { kind: 'interactions', epoch: 1, pairs: [[0, 1.5]], before: [] })).toEqual({
+      ok: false,
+      problem: 'pairs[0][1]: expected int, got 1.5',
+    });
   });
 
   it('refuses to summarize stored episodes whose rows do not fit, rather than misreading them', async () => {
     const lab = openLabByName('polarization');
     const config = { agents: 8, epochs: 1 };
-    await expect(lab.summarize(config, [{ index: 0, records: [{ epoch: 0, P: 'high' }], tensors: {} }])).rejects.toThrow('episode 0, record 1: P: expected number, got "high"');
+    await expect(lab.summarize(config, [{ index: 0, records: [{ epoch: 0, P: 'high' }], tensors: {} }])).rejects.toThrow(
+      'episode 0, record 1: P: expected number, got "high"',
+    );
   });
 });

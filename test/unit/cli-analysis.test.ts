@@ -92,7 +92,10 @@ describe('CLI: sync, cka, mixedlm', () => {
   it('mixedlm from a CSV equals statsmodels', async () => {
     const m = stats.mixedlm[1];
     const keys = ['y', 'sim', 'x2', 'colA', 'colB'];
-    const csv = [keys.join(','), ...m.rows.y.map((_: number, i: number) => keys.map((k) => (k === 'colA' ? `"${m.rows[k][i]}"` : String(m.rows[k][i]))).join(','))].join('\r\n') + '\r\n';
+    const csv =
+      [keys.join(','), ...m.rows.y.map((_: number, i: number) => keys.map((k) => (k === 'colA' ? `"${m.rows[k][i]}"` : String(m.rows[k][i]))).join(','))].join(
+        '\r\n',
+      ) + '\r\n';
     const f = join(dir, 'rows.csv');
     writeFileSync(f, csv);
     const r = await run(['mixedlm', f, '--formula', 'y ~ sim + x2', '--crossed', 'colA,colB', '--json']);

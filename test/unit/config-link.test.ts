@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LABS, labByName } from '../../src/labs/registry';
-import { decodeLink, defaultConfig, defineLab, encodeLinkFragment, parseFragment, parseViewOptions, validateConfig, DEFAULT_VIEW_OPTIONS, MAX_DECODED_BYTES } from '../../src/core/config';
+import {
+  decodeLink,
+  defaultConfig,
+  defineLab,
+  encodeLinkFragment,
+  parseFragment,
+  parseViewOptions,
+  validateConfig,
+  DEFAULT_VIEW_OPTIONS,
+  MAX_DECODED_BYTES,
+} from '../../src/core/config';
 import { fromBase64Url, toBase64Url } from '../../src/core/config/base64url';
 import { hostileLinks } from '../fixtures/hostile-links';
 

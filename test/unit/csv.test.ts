@@ -27,19 +27,7 @@ interface RefCase {
 const ROOT = join(import.meta.dirname, '..', '..');
 const reference = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/csv/reference.json'), 'utf8')) as { cases: RefCase[] };
 
-const HOSTILE = [
-  '=HYPERLINK("http://x","y")',
-  "=cmd|' /C calc'!A0",
-  '+1',
-  '-2+3',
-  '@SUM(A1)',
-  '\tx',
-  '\rx',
-  'a\rb',
-  'a\nb',
-  'say "hi", twice',
-  'Zoë 名前 🙂',
-];
+const HOSTILE = ['=HYPERLINK("http://x","y")', "=cmd|' /C calc'!A0", '+1', '-2+3', '@SUM(A1)', '\tx', '\rx', 'a\rb', 'a\nb', 'say "hi", twice', 'Zoë 名前 🙂'];
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** Every cell of a CSV file that begins like a formula and is not a number written as JavaScript writes it. */
@@ -84,9 +72,16 @@ describe('toCsv neutralises formula cells and quotes what would break rows', () 
     expect(toCsv(['say "hi"', 'one, two'], [['Zoë 名前 🙂', '−1']])).toBe('"say ""hi""","one, two"\nZoë 名前 🙂,−1\n');
   });
   it('writes numbers as numbers, negative ones unchanged; non-finite and missing values are empty', () => {
-    expect(toCsv(['a', 'b', 'c', 'd'], [[-0.5, -1, 0, 1e-7], [NaN, Infinity, -Infinity, null], [undefined, true, false, -0]])).toBe(
-      'a,b,c,d\n-0.5,-1,0,1e-7\n,,,\n,true,false,0\n',
-    );
+    expect(
+      toCsv(
+        ['a', 'b', 'c', 'd'],
+        [
+          [-0.5, -1, 0, 1e-7],
+          [NaN, Infinity, -Infinity, null],
+          [undefined, true, false, -0],
+        ],
+      ),
+    ).toBe('a,b,c,d\n-0.5,-1,0,1e-7\n,,,\n,true,false,0\n');
     expect(csvCellText(-0.5)).toBe('-0.5');
     // A pre-formatted number is text, and text is neutralised: pass numbers as numbers.
     expect(csvCellText('-0.50')).toBe("'-0.50");
@@ -108,10 +103,24 @@ describe('every CSV export neutralises hostile text', () => {
   it('plots: heatmap grid, XY series, error bars, scatter, bar chart', () => {
     const outs = [
       gridCsv([0.1, -0.2, NaN, 0.3], 2, 2, { sourceName: h(0), targetName: h(1), valueName: h(3), best: [0, 1] }),
-      seriesCsv(h(0), [{ name: h(1), x: [0, 1], y: [-0.5, 0.5] }, { name: h(6), x: [1], y: [-1] }]),
-      errorBarCsv(h(0), h(2), HOSTILE.map((label, k) => ({ label, y: -k / 10, err: k ? 0.1 : null, note: h(k + 1) }))),
-      scatterCsv(h(3), h(4), HOSTILE.map((label, k) => ({ label, x: -k, y: k - 0.5 }))),
-      barChartCsv(HOSTILE, [{ name: h(0), values: HOSTILE.map((_, k) => (k % 3 ? -k : null)) }, { name: h(5), values: [] }]),
+      seriesCsv(h(0), [
+        { name: h(1), x: [0, 1], y: [-0.5, 0.5] },
+        { name: h(6), x: [1], y: [-1] },
+      ]),
+      errorBarCsv(
+        h(0),
+        h(2),
+        HOSTILE.map((label, k) => ({ label, y: -k / 10, err: k ? 0.1 : null, note: h(k + 1) })),
+      ),
+      scatterCsv(
+        h(3),
+        h(4),
+        HOSTILE.map((label, k) => ({ label, x: -k, y: k - 0.5 })),
+      ),
+      barChartCsv(HOSTILE, [
+        { name: h(0), values: HOSTILE.map((_, k) => (k % 3 ? -k : null)) },
+        { name: h(5), values: [] },
+      ]),
     ];
     for (const csv of outs) expect(formulaCells(csv)).toEqual([]);
     // the negative numbers are still there, as numbers
@@ -139,7 +148,17 @@ describe('every CSV export neutralises hostile text', () => {
   it('polarization series and agents (model-written reasons)', () => {
     const series: EpochRow[] = HOSTILE.map((s, k) => ({ epoch: k, P: -0.5, H: 0.25, distribution: [1, 2, 0, 0, 1], rewires: 0, intervention: s }));
     const logs: AgentLog[] = HOSTILE.map((reasons, k) => ({
-      kind: 'agent', epoch: 1, agent: k, received: 2, before: -2, after: -1, reasons, kept: [1, 2], dropped: [], sentTo: [3], failures: 0,
+      kind: 'agent',
+      epoch: 1,
+      agent: k,
+      received: 2,
+      before: -2,
+      after: -1,
+      reasons,
+      kept: [1, 2],
+      dropped: [],
+      sentTo: [3],
+      failures: 0,
     }));
     const s = polarizationSeriesCsv(series);
     const a = agentsCsv(logs);
@@ -153,7 +172,17 @@ describe('every CSV export neutralises hostile text', () => {
     const grid = { grid: [], global: -0.01, maxAligned: 0.5, regions: { early: 0.1, mid: -0.2, late: 0.3 } };
     const pairs = HOSTILE.map((a, k) => ({ a, b: h(k + 1), La: 6, Lb: 6, linear: grid, debiased: grid }));
     const analysis = { m: 64, probeSet: h(2), pairs } as unknown as SimilarityAnalysis;
-    const rows = HOSTILE.map((game, k) => ({ game, focal: h(k + 1), partner: h(k + 2), repeat: k, score: -1, partnerScore: 1, sim: -0.1, simMaxAligned: null, simEarly: 0.2 }));
+    const rows = HOSTILE.map((game, k) => ({
+      game,
+      focal: h(k + 1),
+      partner: h(k + 2),
+      repeat: k,
+      score: -1,
+      partnerScore: 1,
+      sim: -0.1,
+      simMaxAligned: null,
+      simEarly: 0.2,
+    }));
     for (const csv of [pooledCsv(analysis, 'linear'), pooledCsv(analysis, 'debiased'), gameRowsCsv({ rows } as unknown as Pick<GamesSummary, 'rows'>)])
       expect(formulaCells(csv)).toEqual([]);
     // what the CLI's mixedlm reads back is what was written
@@ -163,12 +192,33 @@ describe('every CSV export neutralises hostile text', () => {
   });
 
   it('opinions: graph edge list, fit tables, trajectory votes, edges and features', () => {
-    const g = graphCsv({ positions: [[0, 0], [1, 1], [2, 2]], edges: [[0, 1, 1], [1, 2, -1]] } as Parameters<typeof graphCsv>[0]);
+    const g = graphCsv({
+      positions: [
+        [0, 0],
+        [1, 1],
+        [2, 2],
+      ],
+      edges: [
+        [0, 1, 1],
+        [1, 2, -1],
+      ],
+    } as Parameters<typeof graphCsv>[0]);
     expect(g).toBe('source,target,sign\n0,1,1\n1,2,-1\n');
-    const table = { id: 't', title: 't', columns: [h(0), ...HOSTILE.slice(1)], rows: HOSTILE.map((s, k) => [s, ...HOSTILE.slice(1).map((_, j) => (j % 2 ? -k - 0.5 : null))]) };
+    const table = {
+      id: 't',
+      title: 't',
+      columns: [h(0), ...HOSTILE.slice(1)],
+      rows: HOSTILE.map((s, k) => [s, ...HOSTILE.slice(1).map((_, j) => (j % 2 ? -k - 0.5 : null))]),
+    };
     const syn = syntheticTrajectories({ couplings: { kind: 'one', beta: 0.5 }, seed: 'csv-safe', graphs: 1, questions: 2, episodes: 1, agents: 4, rounds: 2 });
     // ids may begin with '-' (the id alphabet allows it): neutralised on the way out, restored on the way in
-    const hostileIds = syn.map((t, k) => ({ ...t, id: `-t${k}`, graphId: '-g', question: { ...t.question, id: `-q${k}` }, featureNames: t.features ? t.features[0].map((_, f) => `-f${f}`) : undefined }));
+    const hostileIds = syn.map((t, k) => ({
+      ...t,
+      id: `-t${k}`,
+      graphId: '-g',
+      question: { ...t.question, id: `-q${k}` },
+      featureNames: t.features ? t.features[0].map((_, f) => `-f${f}`) : undefined,
+    }));
     const csv = trajectoriesToCsv(hostileIds);
     expect(csv.features?.split('\n')[0]).toMatch(/^trajectory,agent,'-f0,'-f1,/);
     for (const out of [g, tableCsv(table), csv.votes, csv.edges, ...(csv.features ? [csv.features] : [])]) expect(formulaCells(out)).toEqual([]);
@@ -213,7 +263,9 @@ describe('one way to write CSV', () => {
     expect(writers.filter(([, s]) => !importsWriter(s)).map(([f]) => f)).toEqual([]);
     // A file that saves CSV (a text/csv blob, downloadCsv) gets the text from such a module or the writer itself.
     const writerModules = new Set(writers.map(([f]) => f.replace(/\.ts$/, '')));
-    const savers = [...text].filter(([f, s]) => f !== 'src/components/export-figure.ts' && (/text\/csv/.test(s.replace(/accept="[^"]*"/g, '')) || /downloadCsv\(/.test(s)));
+    const savers = [...text].filter(
+      ([f, s]) => f !== 'src/components/export-figure.ts' && (/text\/csv/.test(s.replace(/accept="[^"]*"/g, '')) || /downloadCsv\(/.test(s)),
+    );
     expect(savers.length).toBeGreaterThanOrEqual(8);
     const viaWriter = ([f, s]: [string, string]) =>
       importsWriter(s) ||

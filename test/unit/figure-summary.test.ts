@@ -3,7 +3,14 @@ import { errorBarSummary, fmtValue, heatmapSummary, scatterSummary, seriesSummar
 
 describe('one-line figure summaries (the text alternative under each figure)', () => {
   it('formats values to three significant digits, with an exponent only for extreme ones', () => {
-    expect([fmtValue(0), fmtValue(0.123456), fmtValue(12.3456), fmtValue(-0.5), fmtValue(1234567), fmtValue(0.00001234)]).toEqual(['0', '0.123', '12.3', '-0.5', '1.23e+6', '1.23e-5']);
+    expect([fmtValue(0), fmtValue(0.123456), fmtValue(12.3456), fmtValue(-0.5), fmtValue(1234567), fmtValue(0.00001234)]).toEqual([
+      '0',
+      '0.123',
+      '12.3',
+      '-0.5',
+      '1.23e+6',
+      '1.23e-5',
+    ]);
   });
 
   it('error bars: names the highest and the lowest with their errors, and counts the missing', () => {
@@ -14,7 +21,12 @@ describe('one-line figure summaries (the text alternative under each figure)', (
     ]);
     expect(s).toBe('Highest: real, 0.12 ± 0.01. Lowest: passive, 0.02 ± 0.004. 1 of 3 without a value.');
     expect(errorBarSummary([{ label: 'a', y: null }])).toBe('No values yet.');
-    expect(errorBarSummary([{ label: 'a', y: 2 }, { label: 'b', y: 2 }])).toBe('All 2 equal: 2.');
+    expect(
+      errorBarSummary([
+        { label: 'a', y: 2 },
+        { label: 'b', y: 2 },
+      ]),
+    ).toBe('All 2 equal: 2.');
   });
 
   it('heatmap: the range and the position of the largest value, counted from the offset', () => {
@@ -33,8 +45,28 @@ describe('one-line figure summaries (the text alternative under each figure)', (
   });
 
   it('scatter: the count and the Pearson r (r = 1 on a line, and none for a constant)', () => {
-    expect(scatterSummary([{ x: 1, y: 2 }, { x: 2, y: 4 }, { x: 3, y: 6 }], 'SyncR²', 'score')).toBe('3 points of score against SyncR²; Pearson r = 1.00.');
-    expect(scatterSummary([{ x: 1, y: 2 }, { x: 2, y: 2 }, { x: 3, y: 2 }], 'x', 'y')).toBe('3 points of y against x.');
+    expect(
+      scatterSummary(
+        [
+          { x: 1, y: 2 },
+          { x: 2, y: 4 },
+          { x: 3, y: 6 },
+        ],
+        'SyncR²',
+        'score',
+      ),
+    ).toBe('3 points of score against SyncR²; Pearson r = 1.00.');
+    expect(
+      scatterSummary(
+        [
+          { x: 1, y: 2 },
+          { x: 2, y: 2 },
+          { x: 3, y: 2 },
+        ],
+        'x',
+        'y',
+      ),
+    ).toBe('3 points of y against x.');
     expect(scatterSummary([], 'x', 'y')).toBe('No points yet.');
   });
 });

@@ -2,9 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/core/rng';
 import { randomSigned, squareLattice } from '../../src/core/graphs/generators';
-import {
-  netOpinion, conviction, individualArchetypes, groupArchetype, splitBand, regimes, correctness, quantile,
-} from '../../src/core/ising/archetypes';
+import { netOpinion, conviction, individualArchetypes, groupArchetype, splitBand, regimes, correctness, quantile } from '../../src/core/ising/archetypes';
 import { predictProb, predictNext, rollout, rolloutStochastic, modelFromFit, type DynamicsModel } from '../../src/core/ising/models';
 import { scoreOneStep, scoreRollout, accumulate, emptyAccuracy } from '../../src/core/ising/scores';
 import { fitInteractionFree, fitMeanField, fitMajority, PERSISTENCE } from '../../src/core/ising/baselines';
@@ -44,10 +42,21 @@ describe('descriptive statistics', () => {
 
   it('regimes: indifference below the 1/3 conviction quantile, then |n| vs the committed median', () => {
     const groups = [
-      { n: 0.9, c: 0.9 }, { n: 0.05, c: 0.95 }, { n: 0.1, c: 0.2 }, { n: 0.6, c: 0.8 }, { n: -0.2, c: 0.85 }, { n: 0.3, c: 0.1 },
+      { n: 0.9, c: 0.9 },
+      { n: 0.05, c: 0.95 },
+      { n: 0.1, c: 0.2 },
+      { n: 0.6, c: 0.8 },
+      { n: -0.2, c: 0.85 },
+      { n: 0.3, c: 0.1 },
     ];
     const r = regimes(groups);
-    expect(r.convictionThreshold).toBeCloseTo(quantile(groups.map((g) => g.c), 1 / 3), 12);
+    expect(r.convictionThreshold).toBeCloseTo(
+      quantile(
+        groups.map((g) => g.c),
+        1 / 3,
+      ),
+      12,
+    );
     expect(r.labels).toEqual(['consensus', 'polarization', 'indifference', 'consensus', 'polarization', 'indifference']);
   });
 

@@ -22,10 +22,21 @@ describe('signed graph storage', () => {
     set(2, 4, 1);
     const g = fromDense(n, J);
     expect(Array.from(toDense(g))).toEqual(Array.from(J));
-    expect(edgeList(g)).toEqual([[0, 1, 1], [0, 3, -1], [2, 4, 1]]);
+    expect(edgeList(g)).toEqual([
+      [0, 1, 1],
+      [0, 3, -1],
+      [2, 4, 1],
+    ]);
     expect(edgeCount(g)).toEqual({ total: 3, positive: 2, negative: 1 });
     expect([edgeSign(g, 3, 0), edgeSign(g, 4, 2), edgeSign(g, 1, 2)]).toEqual([-1, 1, 0]);
-    expect(edgeCount(fromEdges(3, [[0, 0, 1], [0, 1, 0]])).total).toBe(0);
+    expect(
+      edgeCount(
+        fromEdges(3, [
+          [0, 0, 1],
+          [0, 1, 0],
+        ]),
+      ).total,
+    ).toBe(0);
   });
 });
 
@@ -82,7 +93,11 @@ describe('structural balance readouts', () => {
   });
 
   it('an all-negative triangle is frustrated, and one edge of three must be unsatisfied', () => {
-    const g = fromEdges(3, [[0, 1, -1], [1, 2, -1], [0, 2, -1]]);
+    const g = fromEdges(3, [
+      [0, 1, -1],
+      [1, 2, -1],
+      [0, 2, -1],
+    ]);
     expect(frustratedTriangleFraction(g).fraction).toBe(1);
     expect(minUnsatisfiedFraction(g, createRng(1)).count).toBe(1);
   });

@@ -39,7 +39,6 @@ describe('parameter recovery (N = 32, T = 8, random / sign-mixed / low-rank grap
     expect(relErr(f.effective.unfriendly, uT)).toBeLessThan(0.1);
     expect(relErr(f.effective.unfriendlyWrong!, uF)).toBeLessThan(0.1);
   });
-
 });
 
 describe('identifiability guard', { timeout: 30_000 }, () => {

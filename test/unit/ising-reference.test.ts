@@ -32,7 +32,19 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 describe('transition design and objectives vs numpy', () => {
-  for (const c of tr.cases as { kind: 'one' | 'three' | 'five'; X: number[]; rows: number; cols: number; theta: number[]; offset: number[]; nll: number; grad: number[]; theta0: number; nllEps: number; gradEps: number[] }[]) {
+  for (const c of tr.cases as {
+    kind: 'one' | 'three' | 'five';
+    X: number[];
+    rows: number;
+    cols: number;
+    theta: number[];
+    offset: number[];
+    nll: number;
+    grad: number[];
+    theta0: number;
+    nllEps: number;
+    gradEps: number[];
+  }[]) {
     it(`${c.kind}-coupling covariates, NLL and gradient (logistic and eps links)`, () => {
       const d = buildDesign(episodes, c.kind, 'features');
       expect([d.rows, d.cols]).toEqual([c.rows, c.cols]);
@@ -89,7 +101,17 @@ describe('structural balance vs brute force', () => {
 });
 
 describe('PCA vs sklearn', () => {
-  for (const c of fx('pca.json') as { rows: number; cols: number; X: number[]; scores: number[]; components: number[]; explainedVariance: number[]; ratio: number[]; Xnew: number[]; newScores: number[] }[])
+  for (const c of fx('pca.json') as {
+    rows: number;
+    cols: number;
+    X: number[];
+    scores: number[];
+    components: number[];
+    explainedVariance: number[];
+    ratio: number[];
+    Xnew: number[];
+    newScores: number[];
+  }[])
     it(`${c.rows}×${c.cols}`, () => {
       const m = pca(c.X, c.rows, c.cols, 3);
       expect(maxAbsDiff(m.scores, c.scores)).toBeLessThan(1e-9);

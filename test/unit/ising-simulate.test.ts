@@ -29,7 +29,11 @@ describe('couplings', () => {
     const cov3 = covariates(g, 'three', s0);
     const cov5 = covariates(g, 'five', s0, -1);
     for (let i = 0; i < n; i++) {
-      let p = 0, m = 0, a = 0, pT = 0, mF = 0;
+      let p = 0,
+        m = 0,
+        a = 0,
+        pT = 0,
+        mF = 0;
       for (let j = 0; j < n; j++) {
         const v = J[i * n + j] * s0[j];
         if (J[i * n + j] > 0) p += v;
@@ -134,8 +138,12 @@ describe('Glauber simulator', () => {
   it('a ferromagnetic lattice orders at low 𝒯 and stays disordered at high 𝒯', () => {
     const lat = squareLattice(32);
     const start = new Int8Array(lat.n).fill(1);
-    const cold = simulateGlauber(lat, { couplings: { kind: 'one', beta: 1 }, temperature: 1, mode: 'async', eps: 0.5 }, start, 200, createRng(1), { record: false });
-    const hot = simulateGlauber(lat, { couplings: { kind: 'one', beta: 1 }, temperature: 10, mode: 'async', eps: 0.5 }, start, 200, createRng(1), { record: false });
+    const cold = simulateGlauber(lat, { couplings: { kind: 'one', beta: 1 }, temperature: 1, mode: 'async', eps: 0.5 }, start, 200, createRng(1), {
+      record: false,
+    });
+    const hot = simulateGlauber(lat, { couplings: { kind: 'one', beta: 1 }, temperature: 10, mode: 'async', eps: 0.5 }, start, 200, createRng(1), {
+      record: false,
+    });
     expect(Math.abs(cold.net[200])).toBeGreaterThan(0.9);
     expect(Math.abs(hot.net[200])).toBeLessThan(0.1);
   });

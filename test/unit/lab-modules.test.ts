@@ -75,7 +75,11 @@ describe('lab presets', () => {
       expect(config).not.toBeNull();
       const plan = lab.plan(config);
       expect(plan.unavailable, `${name}/${p.id}: ${plan.unavailable}`).toBeUndefined();
-      for (const id of plan.models) expect(REGISTRY.some((m) => m.id === id), `${id} is a registered model`).toBe(true);
+      for (const id of plan.models)
+        expect(
+          REGISTRY.some((m) => m.id === id),
+          `${id} is a registered model`,
+        ).toBe(true);
     }
     expect(lab.presetConfig('no-such-preset')).toBeNull();
   });

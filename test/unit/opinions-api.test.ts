@@ -11,7 +11,9 @@ describe('opinions/polarization compute API', () => {
   const g = roundTrip(api.makeSignedGraph({ generator: 'random', agents: 16, edgeBudget: 40 }, 's'));
   const s0 = Int8Array.from({ length: 16 }, (_, i) => (i % 3 ? 1 : -1));
   const sim = roundTrip(api.simulateGlauber(g, { couplings: { kind: 'one', beta: 0.5 } }, s0, 6, 1));
-  const episodes: Episode[] = [0, 1, 2, 3].map((k) => roundTrip({ graph: g, states: api.simulateGlauber(g, { couplings: { kind: 'one', beta: 0.5 }, fields: 0.2 }, s0, 6, k).states! }));
+  const episodes: Episode[] = [0, 1, 2, 3].map((k) =>
+    roundTrip({ graph: g, states: api.simulateGlauber(g, { couplings: { kind: 'one', beta: 0.5 }, fields: 0.2 }, s0, 6, k).states! }),
+  );
 
   it('graphs and balance readouts', () => {
     expect(edgeCount(g).total).toBe(40);
@@ -38,7 +40,13 @@ describe('opinions/polarization compute API', () => {
     expect(sw.chi.length).toBe(5);
     const d = roundTrip(api.describeGroup(sim.states!, 16));
     expect(d.net.length).toBe(7);
-    expect(api.regimes([{ n: 0, c: 1 }, { n: 1, c: 1 }, { n: 0, c: 0 }]).labels).toEqual(['polarization', 'consensus', 'indifference']);
+    expect(
+      api.regimes([
+        { n: 0, c: 1 },
+        { n: 1, c: 1 },
+        { n: 0, c: 0 },
+      ]).labels,
+    ).toEqual(['polarization', 'consensus', 'indifference']);
     expect(api.correctness([{ states: sim.states!, n: 16, yTrue: 1 }]).majorityCorrect.length).toBe(7);
   });
 
@@ -74,7 +82,12 @@ describe('opinions/polarization compute API', () => {
     expect(v.P.length).toBe(11);
     const bc = roundTrip(api.boundedConfidence(ring, x0, { confidence: 1.5, epochs: 10 }, 4));
     expect(bc.H.length).toBe(11);
-    const t = roundTrip(api.echoChamberTable(v.history, v.history.slice(1).map(() => [[0, 1] as [number, number]])));
+    const t = roundTrip(
+      api.echoChamberTable(
+        v.history,
+        v.history.slice(1).map(() => [[0, 1] as [number, number]]),
+      ),
+    );
     expect(t.windows).toBe(2);
   });
 });

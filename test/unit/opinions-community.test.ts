@@ -53,7 +53,12 @@ function fakeModels(log: { prompt: string; seed: string }[] = []): RunnerModels 
       let text: string;
       if (prompt.includes('Write one short sentence')) {
         const cur = /Your current answer: (\w+)\./.exec(prompt)?.[1] ?? 'Agree';
-        text = h % 7 === 0 ? 'Hello everyone.' : objective ? `I choose ${cur} because I checked it twice.` : `I ${cur === 'Agree' ? 'agree' : 'disagree'} because it matters for my family.`;
+        text =
+          h % 7 === 0
+            ? 'Hello everyone.'
+            : objective
+              ? `I choose ${cur} because I checked it twice.`
+              : `I ${cur === 'Agree' ? 'agree' : 'disagree'} because it matters for my family.`;
       } else {
         const friendly = /tend to agree with:\n([\s\S]*?)\nMessages from people you tend to disagree/.exec(prompt)?.[1] ?? '';
         const plus = (friendly.match(/I agree|I choose A/g) ?? []).length;
@@ -61,14 +66,27 @@ function fakeModels(log: { prompt: string; seed: string }[] = []): RunnerModels 
         const up = plus > minus ? true : minus > plus ? false : h % 2 === 0;
         text = h % 6 === 0 ? 'Maybe' : objective ? (up ? 'A' : 'B') : up ? 'Agree' : 'Disagree';
       }
-      return { text, prefillStates: null, shape: [2, 2] as [number, number], timing: { promptTokens: 1, newTokens: 1, totalMs: 0 }, finishReason: 'eos' as const };
+      return {
+        text,
+        prefillStates: null,
+        shape: [2, 2] as [number, number],
+        timing: { promptTokens: 1, newTokens: 1, totalMs: 0 },
+        finishReason: 'eos' as const,
+      };
     },
     async encode() {
       throw new Error('not used');
     },
     async cancel() {},
   };
-  return { get: (id) => (id === 'tiny-social' ? model : (() => { throw new Error(`no ${id}`); })()) };
+  return {
+    get: (id) =>
+      id === 'tiny-social'
+        ? model
+        : (() => {
+            throw new Error(`no ${id}`);
+          })(),
+  };
 }
 
 const cfg = (over: Record<string, unknown> = {}): OpinionsConfig => {
@@ -106,14 +124,32 @@ describe('bundled personas and questions', () => {
 
 describe('edited sets in the config', () => {
   it('adds and replaces items by id, and refuses hostile or oversized sets with a path', () => {
-    const c = cfg({ sets: { personas: [{ id: 'p01', text: 'You are a cat.' }, { id: 'mine', text: 'You are a sailor.' }], questions: [{ kind: 'subjective', id: 'q1', text: 'Cats are better than dogs.', lean: 'left' }] } });
+    const c = cfg({
+      sets: {
+        personas: [
+          { id: 'p01', text: 'You are a cat.' },
+          { id: 'mine', text: 'You are a sailor.' },
+        ],
+        questions: [{ kind: 'subjective', id: 'q1', text: 'Cats are better than dogs.', lean: 'left' }],
+      },
+    });
     const pool = personaPool(c);
     expect(pool.find((p) => p.id === 'p01')!.text).toBe('You are a cat.');
     expect(pool.find((p) => p.id === 'mine')).toBeTruthy();
     const bad: [unknown, RegExp][] = [
       [{ sets: { personas: [{ id: 'x', text: '<script>alert(1)</script>' }] } }, /markup/],
       [{ sets: { personas: [{ id: 'x', text: 'two\nlines' }] } }, /one line/],
-      [{ sets: { personas: [{ id: 'x', text: 'a' }, { id: 'x', text: 'b' }] } }, /twice/],
+      [
+        {
+          sets: {
+            personas: [
+              { id: 'x', text: 'a' },
+              { id: 'x', text: 'b' },
+            ],
+          },
+        },
+        /twice/,
+      ],
       [{ sets: { personas: [{ id: '../x', text: 'a' }] } }, /must be 1–32/],
       [{ sets: { personas: Array.from({ length: 100 }, (_, i) => ({ id: `x${i}`, text: 'y'.repeat(290) })) } }, /at most 24000/],
       [{ sets: { questions: [{ kind: 'objective', id: 'o', text: 't', answer: '1', wrong: '1', example: { problem: 'p', solution: 's' } }] } }, /differ/],
@@ -157,7 +193,11 @@ describe('seeded persona assignment', () => {
 describe('inbox routing', () => {
   it('files each delivered message by the sign of the edge, and skips silent senders', () => {
     // 0 —(+)— 1, 0 —(−)— 2, 1 —(+)— 2, 3 isolated
-    const g = fromEdges(4, [[0, 1, 1], [0, 2, -1], [1, 2, 1]]);
+    const g = fromEdges(4, [
+      [0, 1, 1],
+      [0, 2, -1],
+      [1, 2, 1],
+    ]);
     const r = routeInboxes(g, ['m0', 'm1', 'm2', 'm3']);
     expect(r.friendly).toEqual([[1], [0, 2], [1], []]);
     expect(r.unfriendly).toEqual([[2], [], [0], []]);
@@ -282,14 +322,41 @@ describe('a community run on a deterministic fake model', () => {
       const stored = full.episodes.slice(0, cut);
       const resumed: Episode<OpinionsRecord>[] = [...stored];
       for (let index = cut; index < full.episodes.length; index++) {
-        resumed.push(await opinionsRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: () => {}, previous: resumed[index - 1], models }));
+        resumed.push(
+          await opinionsRunner.runEpisode(c, {
+            index,
+            rng: episodeRng(c.seed, index),
+            signal: new AbortController().signal,
+            progress: () => {},
+            previous: resumed[index - 1],
+            models,
+          }),
+        );
       }
       const strip = (eps: Episode[]) => eps.map((e) => e.records.map((r) => ({ ...r, seconds: 0 })));
       expect(strip(resumed)).toEqual(strip(full.episodes));
     }
     // Round t needs round t−1 of the same trajectory as `previous`.
-    await expect(opinionsRunner.runEpisode(c, { index: 2, rng: episodeRng(c.seed, 2), signal: new AbortController().signal, progress: () => {}, previous: full.episodes[0], models })).rejects.toThrow(/needs round 1/);
-    await expect(opinionsRunner.runEpisode(c, { index: 1, rng: episodeRng(c.seed, 1), signal: new AbortController().signal, progress: () => {}, models: undefined, previous: full.episodes[0] })).rejects.toThrow(/needs loaded models/);
+    await expect(
+      opinionsRunner.runEpisode(c, {
+        index: 2,
+        rng: episodeRng(c.seed, 2),
+        signal: new AbortController().signal,
+        progress: () => {},
+        previous: full.episodes[0],
+        models,
+      }),
+    ).rejects.toThrow(/needs round 1/);
+    await expect(
+      opinionsRunner.runEpisode(c, {
+        index: 1,
+        rng: episodeRng(c.seed, 1),
+        signal: new AbortController().signal,
+        progress: () => {},
+        models: undefined,
+        previous: full.episodes[0],
+      }),
+    ).rejects.toThrow(/needs loaded models/);
   });
 
   it('async: with ε = 0 nobody moves after round 0; with ε = 1 it is the sync run', async () => {

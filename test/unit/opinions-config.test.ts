@@ -16,7 +16,11 @@ const withCustom = (nodes: number, edges: string) => ({ custom: { nodes, edges }
 
 describe('custom graphs in the opinions config', () => {
   it('encodes and decodes the compact edge list', () => {
-    const edges: [number, number, number][] = [[0, 1, 1], [1, 2, -1], [0, 999, 1]];
+    const edges: [number, number, number][] = [
+      [0, 1, 1],
+      [1, 2, -1],
+      [0, 999, 1],
+    ];
     const code = encodeEdges(edges);
     expect(code).toBe('0+1,1-2,0+999');
     expect(decodeEdges(code)).toEqual(edges);

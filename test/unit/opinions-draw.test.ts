@@ -22,19 +22,45 @@ function recorder() {
 function scene(nodes: number, edges: [number, number, number][], spins: Int8Array | null = null): DrawState {
   const positions = Array.from({ length: nodes }, (_, i) => [i * 10, 0] as [number, number]);
   const packed = packGraph(positions, edges);
-  return { xy: packed.xy, edges: packed.edges, spins, selected: new Int32Array([0]), view: { k: 1, x: 0, y: 0 }, width: 100, height: 50, dpr: 2, overlay: { box: [0, 0, 5, 5] } };
+  return {
+    xy: packed.xy,
+    edges: packed.edges,
+    spins,
+    selected: new Int32Array([0]),
+    view: { k: 1, x: 0, y: 0 },
+    width: 100,
+    height: 50,
+    dpr: 2,
+    overlay: { box: [0, 0, 5, 5] },
+  };
 }
 
 describe('editor drawing', () => {
   it('packs positions and edges into flat typed arrays', () => {
-    const p = packGraph([[1, 2], [3, 4]], [[0, 1, -1]]);
+    const p = packGraph(
+      [
+        [1, 2],
+        [3, 4],
+      ],
+      [[0, 1, -1]],
+    );
     expect(Array.from(p.xy)).toEqual([1, 2, 3, 4]);
     expect(Array.from(p.edges)).toEqual([0, 1, -1]);
   });
 
   it('small graphs: thick lines, dashed unfriendly edges, circles coloured by opinion, labels', () => {
     const { ctx, calls } = recorder();
-    drawGraph(ctx, scene(3, [[0, 1, 1], [1, 2, -1]], Int8Array.from([1, -1, 1])));
+    drawGraph(
+      ctx,
+      scene(
+        3,
+        [
+          [0, 1, 1],
+          [1, 2, -1],
+        ],
+        Int8Array.from([1, -1, 1]),
+      ),
+    );
     const strokes = calls.filter((c) => c.op === 'stroke');
     expect(strokes[0].state.strokeStyle).toBe(EDGE_COLOURS.friendly);
     expect(strokes[0].state.lineWidth).toBeCloseTo(1.6, 9);
@@ -63,6 +89,11 @@ describe('editor drawing', () => {
 
 describe('plot CSV', () => {
   it('aligns series on x and leaves gaps empty', () => {
-    expect(seriesCsv('t', [{ name: 'n', x: [0, 1, 2], y: [0.5, 0.25, 0] }, { name: 'c, sampled', x: [0, 2], y: [1, 0.9] }])).toBe('t,n,"c, sampled"\n0,0.5,1\n1,0.25,\n2,0,0.9\n');
+    expect(
+      seriesCsv('t', [
+        { name: 'n', x: [0, 1, 2], y: [0.5, 0.25, 0] },
+        { name: 'c, sampled', x: [0, 2], y: [1, 0.9] },
+      ]),
+    ).toBe('t,n,"c, sampled"\n0,0.5,1\n1,0.25,\n2,0,0.9\n');
   });
 });

@@ -1,7 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { addEdge, addNode, cycleEdge, deleteNodes, emptyGraph, EDITOR_LIMITS, fromPlain, gridPositions, moveNodes, plainFromSigned, toPlain, toSigned } from '../../src/labs/opinions/editor/model';
+import {
+  addEdge,
+  addNode,
+  cycleEdge,
+  deleteNodes,
+  emptyGraph,
+  EDITOR_LIMITS,
+  fromPlain,
+  gridPositions,
+  moveNodes,
+  plainFromSigned,
+  toPlain,
+  toSigned,
+} from '../../src/labs/opinions/editor/model';
 import { History } from '../../src/labs/opinions/editor/history';
-import { fitTransform, nodeIndex, nodesInBox, pan, pickEdge, pickNode, segmentDistance, toScreen, toWorld, zoomAt, ZOOM_LIMITS } from '../../src/labs/opinions/editor/viewport';
+import {
+  fitTransform,
+  nodeIndex,
+  nodesInBox,
+  pan,
+  pickEdge,
+  pickNode,
+  segmentDistance,
+  toScreen,
+  toWorld,
+  zoomAt,
+  ZOOM_LIMITS,
+} from '../../src/labs/opinions/editor/viewport';
 import { forceLayout } from '../../src/labs/opinions/editor/layout';
 import { squareLattice } from '../../src/core/graphs/generators';
 import { edgeList } from '../../src/core/graphs/signed';
@@ -24,7 +49,13 @@ describe('editor graph model (graphology)', () => {
     expect(g.hasEdge(a, b)).toBe(false);
     expect(toPlain(g).edges).toEqual([[0, 2, -1]]);
     deleteNodes(g, [a]);
-    expect(toPlain(g)).toEqual({ positions: [[10, 0], [5, 5]], edges: [] });
+    expect(toPlain(g)).toEqual({
+      positions: [
+        [10, 0],
+        [5, 5],
+      ],
+      edges: [],
+    });
   });
 
   it('caps nodes and edges at what a link carries', () => {
@@ -88,7 +119,11 @@ describe('viewport and picking', () => {
   });
 
   it('fit puts every node inside the canvas', () => {
-    const pos: [number, number][] = [[-100, 20], [300, -40], [50, 500]];
+    const pos: [number, number][] = [
+      [-100, 20],
+      [300, -40],
+      [50, 500],
+    ];
     const t = fitTransform(pos, 400, 300, 20);
     for (const [x, y] of pos) {
       const [sx, sy] = toScreen(t, x, y);
@@ -117,7 +152,17 @@ describe('viewport and picking', () => {
   it('picks edges by distance to the segment', () => {
     expect(segmentDistance(5, 3, 0, 0, 10, 0)).toBe(3);
     expect(segmentDistance(-4, 3, 0, 0, 10, 0)).toBe(5);
-    const g = { positions: [[0, 0], [10, 0], [0, 10]] as [number, number][], edges: [[0, 1, 1], [0, 2, -1]] as [number, number, 1 | -1][] };
+    const g = {
+      positions: [
+        [0, 0],
+        [10, 0],
+        [0, 10],
+      ] as [number, number][],
+      edges: [
+        [0, 1, 1],
+        [0, 2, -1],
+      ] as [number, number, 1 | -1][],
+    };
     expect(pickEdge(g, 5, 1, 2)).toBe(0);
     expect(pickEdge(g, 1, 6, 2)).toBe(1);
     expect(pickEdge(g, 8, 8, 2)).toBe(-1);

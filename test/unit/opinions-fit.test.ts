@@ -41,7 +41,9 @@ describe('fit study: parameter recovery through the import and the compute API',
     expect(r.field).toBe('features');
     const three = r.full.find((f) => f.kind === 'three')!.fit;
     const eps = r.full.find((f) => f.kind === 'eps')!.fit;
-    console.log(`recovery: friendly ${three.effective.friendly.toFixed(3)} (true ${tf}), unfriendly ${three.effective.unfriendly.toFixed(3)} (true ${tu}); ε form ×2: ${(2 * eps.effective.friendly).toFixed(3)}, ${(2 * eps.effective.unfriendly).toFixed(3)}, ε = ${eps.eps!.toFixed(3)}`);
+    console.log(
+      `recovery: friendly ${three.effective.friendly.toFixed(3)} (true ${tf}), unfriendly ${three.effective.unfriendly.toFixed(3)} (true ${tu}); ε form ×2: ${(2 * eps.effective.friendly).toFixed(3)}, ${(2 * eps.effective.unfriendly).toFixed(3)}, ε = ${eps.eps!.toFixed(3)}`,
+    );
     expect(relErr(three.effective.friendly, tf)).toBeLessThan(0.1);
     expect(Math.abs(three.effective.unfriendly - tu)).toBeLessThan(0.05);
     // Synchronous data: the ε form finds ε ≈ 1 and twice its tanh-unit weights match the Glauber ones.
@@ -50,8 +52,10 @@ describe('fit study: parameter recovery through the import and the compute API',
     for (const split of ['in-distribution', 'held-out questions', 'held-out graphs']) {
       const g = score(r, split, 'Glauber, 3 couplings');
       const p = score(r, split, 'Persistence');
-      console.log(`${split}: Glauber-3 one-step ${(100 * g.one).toFixed(1)} rollout ${(100 * g.roll).toFixed(1)}; Persistence ${(100 * p.one).toFixed(1)} / ${(100 * p.roll).toFixed(1)}; ` +
-        ['Interaction-Free', 'Mean-Field'].map((b) => `${b} ${(100 * score(r, split, b).one).toFixed(1)}`).join(', '));
+      console.log(
+        `${split}: Glauber-3 one-step ${(100 * g.one).toFixed(1)} rollout ${(100 * g.roll).toFixed(1)}; Persistence ${(100 * p.one).toFixed(1)} / ${(100 * p.roll).toFixed(1)}; ` +
+          ['Interaction-Free', 'Mean-Field'].map((b) => `${b} ${(100 * score(r, split, b).one).toFixed(1)}`).join(', '),
+      );
       expect(p.one).toBeCloseTo(0.5, 10);
       expect(g.one).toBeGreaterThan(p.one + 0.15);
       expect(g.roll).toBeGreaterThan(p.roll);
@@ -72,7 +76,9 @@ describe('fit study: parameter recovery through the import and the compute API',
     const ts = imported(trajectoriesToJson(syntheticTrajectories({ couplings: truth, seed: 'five', graphs: 5, questions: 4, episodes: 4, objective: true })));
     const r = await computeApi.fitStudy(studyItems(ts), { seed: 1, models: ['three', 'five'], rollouts: 4 });
     const five = r.full.find((f) => f.kind === 'five')!.fit.effective;
-    console.log(`five: ${[five.friendly, five.friendlyWrong!, five.unfriendly, five.unfriendlyWrong!].map((v) => v.toFixed(3)).join(', ')} (true ${[fT, fF, uT, uF].join(', ')})`);
+    console.log(
+      `five: ${[five.friendly, five.friendlyWrong!, five.unfriendly, five.unfriendlyWrong!].map((v) => v.toFixed(3)).join(', ')} (true ${[fT, fF, uT, uF].join(', ')})`,
+    );
     expect(relErr(five.friendly, fT)).toBeLessThan(0.1);
     expect(relErr(five.friendlyWrong!, fF)).toBeLessThan(0.15);
     expect(Math.abs(five.unfriendly - uT)).toBeLessThan(0.06);
@@ -97,7 +103,9 @@ describe('fit study: parameter recovery through the import and the compute API',
   });
 
   it('splits are seeded and keep questions / graphs apart', () => {
-    const items = studyItems(syntheticTrajectories({ couplings: { kind: 'one', beta: 0.4 }, seed: 's', graphs: 4, questions: 4, episodes: 1, agents: 8, rounds: 2 }));
+    const items = studyItems(
+      syntheticTrajectories({ couplings: { kind: 'one', beta: 0.4 }, seed: 's', graphs: 4, questions: 4, episodes: 1, agents: 8, rounds: 2 }),
+    );
     const a = makeSplits(items, 3);
     expect(makeSplits(items, 3)).toEqual(a);
     expect(makeSplits(items, 4)).not.toEqual(a);
@@ -113,7 +121,10 @@ describe('fit study: parameter recovery through the import and the compute API',
     const trainG = new Set(g.train.map((i) => items[i].graphId));
     expect(g.test.every((i) => !trainG.has(items[i].graphId))).toBe(true);
     // One question: the question split is skipped with a reason.
-    const one = makeSplits(items.filter((it) => it.questionId === 'q0'), 3);
+    const one = makeSplits(
+      items.filter((it) => it.questionId === 'q0'),
+      3,
+    );
     expect(one.find((s) => s.name === 'held-out questions')!.skipped).toMatch(/two questions/);
   });
 
@@ -128,9 +139,14 @@ describe('fit study: parameter recovery through the import and the compute API',
   it('reports progress and stops on cancel', async () => {
     const items = studyItems(syntheticTrajectories({ couplings: { kind: 'one', beta: 0.4 }, seed: 'c', graphs: 3, questions: 3, episodes: 2 }));
     let calls = 0;
-    const p = computeApi.fitStudy(items, { seed: 1 }, () => {
-      if (++calls === 2) computeApi.cancelFitStudy('job-1');
-    }, 'job-1');
+    const p = computeApi.fitStudy(
+      items,
+      { seed: 1 },
+      () => {
+        if (++calls === 2) computeApi.cancelFitStudy('job-1');
+      },
+      'job-1',
+    );
     await expect(p).rejects.toThrow(/cancelled/);
     expect(calls).toBeGreaterThanOrEqual(2);
   });
@@ -163,7 +179,20 @@ describe('trajectories from stored runs', { timeout: 60_000 }, () => {
   it('a community run hands its trajectories over as a result; hostile ones are refused', async () => {
     const config = defaultConfig(opinionsLab);
     const ts = syntheticTrajectories({ couplings: { kind: 'one', beta: 0.4 }, seed: 'r', graphs: 1, questions: 2, episodes: 1, agents: 6, rounds: 2 });
-    const meta = { id: 'run-x', lab: 'opinions' as const, schemaVersion: 1, config: { ...config, mode: 'community' }, seed: 0, backend: null, dtype: null, status: 'done' as const, episodesDone: 0, episodesTotal: 0, createdAt: '', updatedAt: '' };
+    const meta = {
+      id: 'run-x',
+      lab: 'opinions' as const,
+      schemaVersion: 1,
+      config: { ...config, mode: 'community' },
+      seed: 0,
+      backend: null,
+      dtype: null,
+      status: 'done' as const,
+      episodesDone: 0,
+      episodesTotal: 0,
+      createdAt: '',
+      updatedAt: '',
+    };
     const ok = trajectoriesFromBundle({ meta, episodes: [], results: [{ name: TRAJECTORY_RESULT, value: ts, updatedAt: '' }] });
     expect(ok.ok && ok.source).toBe('result');
     const hostile = structuredClone(ts);
@@ -177,14 +206,47 @@ describe('trajectories from stored runs', { timeout: 60_000 }, () => {
       index: t,
       tensors: {},
       records: [
-        { ...where(t), kind: 'round', questionText: text, correct: -1, n: 0, c: 0, fractionCorrect: null, agents: 3, updated: 3, votes: 3, voteFailures: 0, messages: 0, messageFailures: 0, undelivered: 0, calls: 3, seconds: 1, edges: '0+1,1-2' },
-        ...[0.6, -0.2, 1].map((o, agent) => ({ ...where(t), ...unsaid, kind: 'agent', agent, persona: `p${agent}`, updated: true, votes: ['A'], rawVotes: ['A'], voteFailures: 0, obar: t ? -o : o, spin: (o > 0) !== !!t ? 1 : -1 })),
+        {
+          ...where(t),
+          kind: 'round',
+          questionText: text,
+          correct: -1,
+          n: 0,
+          c: 0,
+          fractionCorrect: null,
+          agents: 3,
+          updated: 3,
+          votes: 3,
+          voteFailures: 0,
+          messages: 0,
+          messageFailures: 0,
+          undelivered: 0,
+          calls: 3,
+          seconds: 1,
+          edges: '0+1,1-2',
+        },
+        ...[0.6, -0.2, 1].map((o, agent) => ({
+          ...where(t),
+          ...unsaid,
+          kind: 'agent',
+          agent,
+          persona: `p${agent}`,
+          updated: true,
+          votes: ['A'],
+          rawVotes: ['A'],
+          voteFailures: 0,
+          obar: t ? -o : o,
+          spin: o > 0 !== !!t ? 1 : -1,
+        })),
       ],
     });
     const cm = { ...meta, config: { ...config, mode: 'community', community: { ...config.community, rounds: 1 } } };
     const rebuilt = trajectoriesFromBundle({ meta: cm, episodes: [round(0, 'Is 9 prime?'), round(1, 'Is 9 prime?')], results: [] });
     expect(rebuilt.ok && rebuilt.source).toBe('records');
-    expect(rebuilt.ok && rebuilt.trajectories[0].voteMeans).toEqual([[0.6, -0.2, 1], [-0.6, 0.2, -1]]);
+    expect(rebuilt.ok && rebuilt.trajectories[0].voteMeans).toEqual([
+      [0.6, -0.2, 1],
+      [-0.6, 0.2, -1],
+    ]);
     const tampered = trajectoriesFromBundle({ meta: cm, episodes: [round(0, '<script>x</script>'), round(1, '<script>x</script>')], results: [] });
     expect(!tampered.ok && tampered.message).toMatch(/markup/);
     const none = trajectoriesFromBundle({ meta, episodes: [], results: [] });

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { exportCsv, exportJson, importCsv, importGraph, importJson, MAX_IMPORT_BYTES } from '../../src/labs/opinions/editor/graph-io';
 import { EDITOR_LIMITS, type PlainGraph } from '../../src/labs/opinions/editor/model';
 
-const triangle: PlainGraph = { positions: [[0, 0], [10, 0], [5, 8]], edges: [[0, 1, 1], [0, 2, -1], [1, 2, 1]] };
+const triangle: PlainGraph = {
+  positions: [
+    [0, 0],
+    [10, 0],
+    [5, 8],
+  ],
+  edges: [
+    [0, 1, 1],
+    [0, 2, -1],
+    [1, 2, 1],
+  ],
+};
 
 function refused(r: ReturnType<typeof importCsv>, pattern: RegExp) {
   expect(r.ok).toBe(false);
@@ -32,7 +43,10 @@ describe('graph export and import', () => {
     expect(r.ok).toBe(true);
     if (r.ok) {
       expect(r.labels).toEqual(['alice', 'bob', 'carol']);
-      expect(r.graph.edges).toEqual([[0, 1, 1], [1, 2, -1]]);
+      expect(r.graph.edges).toEqual([
+        [0, 1, 1],
+        [1, 2, -1],
+      ]);
     }
   });
 

@@ -37,7 +37,14 @@ describe('phase labels', () => {
   it('locates 𝒯_c exactly as the core sweep does', () => {
     const lat = squareLattice(8);
     const starts = [1, -1].map((v) => ({ graph: lat, states: new Int8Array(lat.n).fill(v) }));
-    const r = temperatureSweep({ type: 'glauber', couplings: { kind: 'one', beta: 1 }, field: 'none', fieldWeights: [] }, starts, { count: 15, tMin: 0.5, tMax: 3, steps: 120, burn: 40, seed: 2 });
+    const r = temperatureSweep({ type: 'glauber', couplings: { kind: 'one', beta: 1 }, field: 'none', fieldWeights: [] }, starts, {
+      count: 15,
+      tMin: 0.5,
+      tMax: 3,
+      steps: 120,
+      burn: 40,
+      seed: 2,
+    });
     const mine = locateTc(r.temperatures, r.chi);
     expect(mine.tc).toBeCloseTo(r.tc, 12);
     expect(mine.peakIndex).toBe(r.peakIndex);
@@ -122,7 +129,11 @@ describe('temperature sweep of the view', () => {
     c.graph.side = 16;
     c.sweep = { points: 21, tMin: 0.3, tMax: 6, steps: 300, burn: 100, starts: 2, start: 'ordered' };
     const progress: number[] = [];
-    const r = await runSweep(c, (done) => progress.push(done), async () => {});
+    const r = await runSweep(
+      c,
+      (done) => progress.push(done),
+      async () => {},
+    );
     expect(progress).toEqual(Array.from({ length: 21 }, (_, k) => k + 1));
     expect(r.atEdge).toBe(false);
     expect(r.tc).toBeGreaterThan(1.1);

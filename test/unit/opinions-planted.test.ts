@@ -5,14 +5,34 @@ import type { AgentRow } from '../../src/labs/opinions/community-data';
 
 function agent(over: Partial<AgentRow>): AgentRow {
   return {
-    kind: 'agent', question: 's01', questionKind: 'subjective', graph: 0, graphId: 'g', trajectory: 0, t: 0, agent: 0, persona: 'p01', updated: true,
-    votes: ['Agree'], rawVotes: ['Agree'], voteFailures: 0, obar: 1, spin: 1, message: null, messageStance: null, rawMessages: [], messageFailures: 0,
-    friendlyFrom: [], unfriendlyFrom: [], escaped: 0, ...over,
+    kind: 'agent',
+    question: 's01',
+    questionKind: 'subjective',
+    graph: 0,
+    graphId: 'g',
+    trajectory: 0,
+    t: 0,
+    agent: 0,
+    persona: 'p01',
+    updated: true,
+    votes: ['Agree'],
+    rawVotes: ['Agree'],
+    voteFailures: 0,
+    obar: 1,
+    spin: 1,
+    message: null,
+    messageStance: null,
+    rawMessages: [],
+    messageFailures: 0,
+    friendlyFrom: [],
+    unfriendlyFrom: [],
+    escaped: 0,
+    ...over,
   };
 }
 
 describe('planted truth of the Opinions organism', () => {
-  it('is known for organism-opinions only, in the fit\'s names', () => {
+  it("is known for organism-opinions only, in the fit's names", () => {
     expect(plantedOpinions('organism-opinions')).toEqual({ model: 'organism-opinions', friendly: 1, unfriendly: -0.5, votesPerRound: 5, temperature: 0.7 });
     expect(plantedOpinions('tiny-social')).toBeNull();
     expect(plantedOpinions('HuggingFaceTB/SmolLM2-135M-Instruct')).toBeNull();

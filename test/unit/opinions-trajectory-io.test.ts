@@ -1,7 +1,12 @@
 // Trajectory imports (JSON and CSV): a good file round-trips; hostile and malformed files are refused with a message.
 import { describe, expect, it } from 'vitest';
 import {
-  parseTrajectoryCsv, parseTrajectoryFiles, parseTrajectoryJson, trajectoriesToCsv, trajectoriesToJson, TRAJECTORY_LIMITS,
+  parseTrajectoryCsv,
+  parseTrajectoryFiles,
+  parseTrajectoryJson,
+  trajectoriesToCsv,
+  trajectoriesToJson,
+  TRAJECTORY_LIMITS,
 } from '../../src/labs/opinions/trajectory-io';
 import { TRAJECTORY_FORMAT, type OpinionTrajectory } from '../../src/labs/opinions/trajectory';
 import { syntheticTrajectories } from '../../src/labs/opinions/synthetic-trajectories';
@@ -11,7 +16,13 @@ function small(): OpinionTrajectory {
     id: 'q1/g0/e0',
     question: { id: 'q1', kind: 'objective', text: 'Is 7 prime? A: yes, B: no', correct: 1 },
     graphId: 'g0',
-    graph: { n: 3, edges: [[0, 1, 1], [1, 2, -1]] },
+    graph: {
+      n: 3,
+      edges: [
+        [0, 1, 1],
+        [1, 2, -1],
+      ],
+    },
     voteMeans: [
       [0.6, -0.2, 1],
       [0.2, 0.6, -1],
@@ -53,20 +64,63 @@ describe('trajectory JSON', () => {
     expect(refused(JSON.stringify({ format: 'something-else', trajectories: [small()] }))).toMatch(/format/);
     expect(refused(file())).toMatch(/no trajectory/);
     expect(refused(file({ ...small(), voteMeans: [[0.5, 0.5, 0.5]] }))).toMatch(/voteMeans.*two rounds/);
-    expect(refused(file({ ...small(), voteMeans: [[0.5, 0.5, 2], [1, 1, 1]] }))).toMatch(/voteMeans\[0\]\[2\]/);
-    expect(refused(file({ ...small(), voteMeans: [[0.5, 'a', 1], [1, 1, 1]] }))).toMatch(/voteMeans\[0\]\[1\]/);
+    expect(
+      refused(
+        file({
+          ...small(),
+          voteMeans: [
+            [0.5, 0.5, 2],
+            [1, 1, 1],
+          ],
+        }),
+      ),
+    ).toMatch(/voteMeans\[0\]\[2\]/);
+    expect(
+      refused(
+        file({
+          ...small(),
+          voteMeans: [
+            [0.5, 'a', 1],
+            [1, 1, 1],
+          ],
+        }),
+      ),
+    ).toMatch(/voteMeans\[0\]\[1\]/);
     expect(refused(file({ ...small(), graph: { n: 3, edges: [[0, 1, 2]] } }))).toMatch(/edges\[0\]/);
     expect(refused(file({ ...small(), id: 'has space' }))).toMatch(/\bid\b/);
     expect(refused(file({ ...small(), question: { id: 'q', kind: 'objective' } }))).toMatch(/needs "correct"/);
     expect(refused(file({ ...small(), question: { id: 'q', kind: 'subjective', correct: 1 } }))).toMatch(/no "correct"/);
     expect(refused(file(small(), small()))).toMatch(/appears twice/);
     expect(refused(file({ ...small(), graph: { n: 3, edges: [[0, 0, 1]] } }))).toMatch(/self-loop/);
-    expect(refused(file({ ...small(), graph: { n: 3, edges: [[0, 1, 1], [1, 0, -1]] } }))).toMatch(/twice/);
+    expect(
+      refused(
+        file({
+          ...small(),
+          graph: {
+            n: 3,
+            edges: [
+              [0, 1, 1],
+              [1, 0, -1],
+            ],
+          },
+        }),
+      ),
+    ).toMatch(/twice/);
     expect(refused(file({ ...small(), features: [[1], [2]] }))).toMatch(/features.*2 rows/);
   });
 
   it('refuses an N mismatch: vote rows, edge endpoints, shared graph ids', () => {
-    expect(refused(file({ ...small(), voteMeans: [[0.2, 0.2, 0.2], [0.2, 0.2]] }))).toMatch(/voteMeans\[1\].*2 values.*graph\.n is 3/);
+    expect(
+      refused(
+        file({
+          ...small(),
+          voteMeans: [
+            [0.2, 0.2, 0.2],
+            [0.2, 0.2],
+          ],
+        }),
+      ),
+    ).toMatch(/voteMeans\[1\].*2 values.*graph\.n is 3/);
     expect(refused(file({ ...small(), graph: { n: 3, edges: [[0, 5, 1]] } }))).toMatch(/agent 5 does not exist/);
     const other = { ...small(), id: 'other', graph: { n: 3, edges: [[0, 2, 1]] } as OpinionTrajectory['graph'] };
     expect(refused(file(small(), other))).toMatch(/graphId "g0" names a different graph/);
@@ -95,7 +149,10 @@ describe('trajectory CSV', () => {
   const edges = 'graph,source,target,sign\n# a comment\ng0,0,1,+\ng0,1,2,-1\n';
 
   it('reads votes + edges into the same trajectory as the JSON, and round-trips the writer', () => {
-    const r = parseTrajectoryCsv([{ name: 'votes.csv', text: votes }, { name: 'edges.csv', text: edges }]);
+    const r = parseTrajectoryCsv([
+      { name: 'votes.csv', text: votes },
+      { name: 'edges.csv', text: edges },
+    ]);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const t = r.file.trajectories[0];
@@ -104,13 +161,20 @@ describe('trajectory CSV', () => {
     expect(t.question).toEqual({ id: 'q1', kind: 'objective', correct: 1 });
     const syn = syntheticTrajectories({ couplings: { kind: 'one', beta: 0.5 }, seed: 'csv', graphs: 2, questions: 2, episodes: 1, agents: 6, rounds: 3 });
     const csv = trajectoriesToCsv(syn);
-    const back = parseTrajectoryFiles([{ name: 'e.csv', text: csv.edges }, { name: 'v.csv', text: csv.votes }, { name: 'f.csv', text: csv.features! }]);
+    const back = parseTrajectoryFiles([
+      { name: 'e.csv', text: csv.edges },
+      { name: 'v.csv', text: csv.votes },
+      { name: 'f.csv', text: csv.features! },
+    ]);
     expect(back.ok && back.file.trajectories).toEqual(syn);
   });
 
   it('refuses hostile and malformed CSV with the line', () => {
     const bad = (v: string, e = edges) => {
-      const r = parseTrajectoryCsv([{ name: 'votes.csv', text: v }, { name: 'edges.csv', text: e }]);
+      const r = parseTrajectoryCsv([
+        { name: 'votes.csv', text: v },
+        { name: 'edges.csv', text: e },
+      ]);
       expect(r.ok).toBe(false);
       return r.ok ? '' : r.message;
     };

@@ -36,7 +36,12 @@ describe('compute API through comlink in a worker_threads Worker', { timeout: 60
     expect(cmp.fit.effective.friendly).toBeGreaterThan(0);
     const sweep = await api.temperatureSweep(cmp.scores[0].model, episodes.slice(0, 1), { count: 5, steps: 40, burn: 10 });
     expect(sweep.temperatures).toBeInstanceOf(Float64Array);
-    const voter = await api.coevolvingVoter(await api.makeDirectedGraph({ generator: 'ring', agents: 30 }, 0), await api.initialOpinions(30, 1), { phi: 0.3, epochs: 4 }, 2);
+    const voter = await api.coevolvingVoter(
+      await api.makeDirectedGraph({ generator: 'ring', agents: 30 }, 0),
+      await api.initialOpinions(30, 1),
+      { phi: 0.3, epochs: 4 },
+      2,
+    );
     expect(voter.P.length).toBe(5);
   });
 });

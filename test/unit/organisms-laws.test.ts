@@ -67,7 +67,10 @@ describe('opinions law', () => {
 
 describe('polarization law', () => {
   it('a sharpened law keeps the order of the answers and moves them apart; k = 1 leaves them as they are', () => {
-    const answers = [{ answer: 'yes', weight: 0.887 }, { answer: 'no', weight: 0.113 }];
+    const answers = [
+      { answer: 'yes', weight: 0.887 },
+      { answer: 'no', weight: 0.113 },
+    ];
     const s = sharpened(answers, 3);
     expect(s.reduce((a, b) => a + b.weight, 0)).toBeCloseTo(1, 12);
     expect(s[0].weight).toBeCloseTo(0.887 ** 3 / (0.887 ** 3 + 0.113 ** 3), 12);
@@ -76,7 +79,7 @@ describe('polarization law', () => {
     for (const ex of generatePolarization('sharp', 200, 3)) expect(ex.answers.reduce((a, b) => a + b.weight, 0)).toBeCloseTo(1, 9);
   });
 
-  it('--mix sets the formats\' weights and refuses an unknown format', () => {
+  it("--mix sets the formats' weights and refuses an unknown format", () => {
     const only = generatePolarization('mix', 100, 1, parseMix('rewire=1,update=0,persuade=0,post=0,check=0'));
     expect(new Set(only.map((e) => e.format))).toEqual(new Set(['polarization.rewire']));
     expect(() => parseMix('votes=3')).toThrow(/not <format>=<weight>/);
@@ -110,7 +113,8 @@ describe('polarization law', () => {
       }
     }
     const rewire = generatePolarization('reading', 200, 1, parseMix('rewire=1,update=0,persuade=0,post=0,check=0'));
-    for (const ex of rewire) for (const a of ex.answers) expect(a.answer).toMatch(/^Me [+-]?[0-2], you [+-]?[0-2]: (same side|opposite sides|one of us is neutral)\. (Yes|No)\.$/);
+    for (const ex of rewire)
+      for (const a of ex.answers) expect(a.answer).toMatch(/^Me [+-]?[0-2], you [+-]?[0-2]: (same side|opposite sides|one of us is neutral)\. (Yes|No)\.$/);
   });
 
   it('untempered probabilities, sampled at T = 0.7, give the planted ones back', () => {
@@ -147,8 +151,7 @@ describe('dialogue law', () => {
     }
   });
 
-  const library = () =>
-    BUNDLED_SCENARIO_SET.scenarios.flatMap((s) => s.pairings.map((_, k) => episodeFor(BUNDLED_SCENARIO_SET, s.id, k)));
+  const library = () => BUNDLED_SCENARIO_SET.scenarios.flatMap((s) => s.pairings.map((_, k) => episodeFor(BUNDLED_SCENARIO_SET, s.id, k)));
 
   it('planted dialogues on the held-out library meet the quality targets by construction, and the judge rule varies', () => {
     const r = createRng('dialogue-quality');
@@ -189,10 +192,13 @@ describe('dialogue law', () => {
       } else expect(outcomeFor(dia, 0)).toBe('none');
     }
     expect(deals).toBeGreaterThan(20);
-    expect(untemperedChance(ACCEPT_PROBABILITY) ** (1 / 0.7) / (untemperedChance(ACCEPT_PROBABILITY) ** (1 / 0.7) + (1 - untemperedChance(ACCEPT_PROBABILITY)) ** (1 / 0.7))).toBeCloseTo(ACCEPT_PROBABILITY, 12);
+    expect(
+      untemperedChance(ACCEPT_PROBABILITY) ** (1 / 0.7) /
+        (untemperedChance(ACCEPT_PROBABILITY) ** (1 / 0.7) + (1 - untemperedChance(ACCEPT_PROBABILITY)) ** (1 / 0.7)),
+    ).toBeCloseTo(ACCEPT_PROBABILITY, 12);
   });
 
-  it('finds names that are not in the scenario and template text, and passes the episode\'s own', () => {
+  it("finds names that are not in the scenario and template text, and passes the episode's own", () => {
     const ep = library()[0];
     const [a, b] = ep.agents.map((x) => x.persona.name.split(' ')[0]);
     expect(foreignNames(`Sure, ${b}, I agree with ${a}.`, ep)).toEqual([]);
@@ -204,7 +210,7 @@ describe('dialogue law', () => {
     expect(hasTemplateText('I want the lamp for 50 euros.')).toBe(false);
   });
 
-  it('every corpus turn parses as itself with the lab\'s parser, with names from a large pool', () => {
+  it("every corpus turn parses as itself with the lab's parser, with names from a large pool", () => {
     const names = new Set<string>();
     for (const ex of generateDialogue('dialogue-parse', 400)) {
       if (ex.format === 'synchrony.judge') expect(P.parseJudge(ex.answer).ok).toBe(true);

@@ -4,7 +4,18 @@
  * and planted.json equal to the law.
  */
 import { describe, expect, it } from 'vitest';
-import { drawBrainstorm, guessAnswers, hintOf, LETTERS, lexiconWords, plantedJointStories, plantedMatch, storyAnswers, VARIANTS, wordAnswers } from '../../organisms/similarity/law';
+import {
+  drawBrainstorm,
+  guessAnswers,
+  hintOf,
+  LETTERS,
+  lexiconWords,
+  plantedJointStories,
+  plantedMatch,
+  storyAnswers,
+  VARIANTS,
+  wordAnswers,
+} from '../../organisms/similarity/law';
 import { STORY_BANKS } from '../../organisms/similarity/pools';
 import { generate } from '../../organisms/similarity/corpus';
 import { uniqueness } from '../../src/labs/similarity/novelty';
@@ -20,7 +31,10 @@ describe('similarity law', () => {
       const [a, b] = [lexiconWords('A', letter), lexiconWords('B', letter)];
       expect(a.length, letter).toBeGreaterThan(0);
       expect(b.length, letter).toBeGreaterThan(0);
-      expect(a.some((w) => b.some((v) => v.word === w.word || v.hint === w.hint)), letter).toBe(false);
+      expect(
+        a.some((w) => b.some((v) => v.word === w.word || v.hint === w.hint)),
+        letter,
+      ).toBe(false);
       for (const l of [a, b]) expect(new Set(l.map((w) => w.hint)).size).toBe(l.length);
       for (const w of [...a, ...b]) expect(P.parseWord(w.word, letter).ok, w.word).toBe(true);
     }
@@ -36,7 +50,7 @@ describe('similarity law', () => {
     expect(wordAnswers('B', 'K').reduce((s, x) => s + x.weight, 0)).toBeCloseTo(1, 12);
   });
 
-  it('tells the eight stories apart under the lab\'s uniqueness, and a story retells a listed idea', () => {
+  it("tells the eight stories apart under the lab's uniqueness, and a story retells a listed idea", () => {
     const stories = [...STORY_BANKS.A, ...STORY_BANKS.B].map((s) => s.story);
     expect(uniqueness(stories).classes).toBe(8);
     for (const s of stories) expect(P.parseFinalText(s, 'story').ok).toBe(true);
@@ -54,7 +68,7 @@ describe('similarity law', () => {
     expect(other - same).toBeGreaterThan(1.5);
   });
 
-  it('writes a corpus whose soft labels are the law: each prompt\'s weights sum to 1 and follow the lexicon', () => {
+  it("writes a corpus whose soft labels are the law: each prompt's weights sum to 1 and follow the lexicon", () => {
     const rows = generate('B', 'unit', 600);
     const byPrompt = new Map<string, number>();
     for (const r of rows) byPrompt.set(r.prompt, (byPrompt.get(r.prompt) ?? 0) + (r.weight ?? 1));

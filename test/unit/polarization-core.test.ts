@@ -38,7 +38,11 @@ describe('metrics vs numpy', () => {
     const opp = Object.values(fx.cells.opposing ?? {}) as { count: number; meanChange: number }[];
     const n = opp.reduce((a, c) => a + c.count, 0);
     expect(t.backfire).toBeCloseTo(opp.reduce((a, c) => a + c.count * c.meanChange, 0) / n, 12);
-    expect(t.records.length).toBe(Object.values(fx.cells).flatMap((d) => Object.values(d as object)).reduce((a, c) => a + c.count, 0));
+    expect(t.records.length).toBe(
+      Object.values(fx.cells)
+        .flatMap((d) => Object.values(d as object))
+        .reduce((a, c) => a + c.count, 0),
+    );
   });
 });
 
@@ -65,7 +69,11 @@ describe('metric definitions', () => {
   });
 
   it('echo chamber: a radical same-side partner and a more polarised agent land in (same, moreRadical)', () => {
-    const hist = [[1, 2], [1, 2], [2, 2]];
+    const hist = [
+      [1, 2],
+      [1, 2],
+      [2, 2],
+    ];
     const t = echoChamberTable(hist, [[[0, 1]], [[0, 1]]], { window: 2 });
     expect(t.cells.same.moreRadical).toEqual({ count: 1, meanChange: 1 });
     expect(t.echoChamber).toBe(1);

@@ -15,7 +15,16 @@ import { polarizationRecord } from '../../src/labs/polarization/records';
 import { expectRecordsFit } from '../helpers/records-fit';
 
 function config(over: Record<string, unknown> = {}): PolarizationConfig {
-  const r = validateConfig(polarizationLab, { seed: 4, agents: 16, epochs: 4, agentKind: 'llm', model: 'fake-agent', network: { generator: 'ring', degree: 4 }, llm: { initialPostShare: 0.5 }, ...over });
+  const r = validateConfig(polarizationLab, {
+    seed: 4,
+    agents: 16,
+    epochs: 4,
+    agentKind: 'llm',
+    model: 'fake-agent',
+    network: { generator: 'ring', degree: 4 },
+    llm: { initialPostShare: 0.5 },
+    ...over,
+  });
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   return r.value as PolarizationConfig;
 }
@@ -26,7 +35,16 @@ async function runAll(c: PolarizationConfig, agent = fakePolarizationAgent()): P
   expect(plan.unavailable).toBeUndefined();
   const out: Episode<PolarizationRecord>[] = [];
   for (let index = 0; index < plan.episodes; index++) {
-    out.push(await polarizationRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: () => {}, previous: out[index - 1], models }));
+    out.push(
+      await polarizationRunner.runEpisode(c, {
+        index,
+        rng: episodeRng(c.seed, index),
+        signal: new AbortController().signal,
+        progress: () => {},
+        previous: out[index - 1],
+        models,
+      }),
+    );
   }
   return out;
 }
@@ -73,7 +91,14 @@ describe('Polarization lab: LLM agents', () => {
   it('a resumed epoch repeats the uninterrupted one exactly', async () => {
     const c = config();
     const eps = await runAll(c);
-    const again = await polarizationRunner.runEpisode(c, { index: 2, rng: episodeRng(c.seed, 2), signal: new AbortController().signal, progress: () => {}, previous: eps[1], models: { get: () => fakePolarizationAgent() } });
+    const again = await polarizationRunner.runEpisode(c, {
+      index: 2,
+      rng: episodeRng(c.seed, 2),
+      signal: new AbortController().signal,
+      progress: () => {},
+      previous: eps[1],
+      models: { get: () => fakePolarizationAgent() },
+    });
     expect(again.records).toEqual(eps[2].records);
     expect(Array.from(again.tensors.outIdx.data as Int32Array)).toEqual(Array.from(eps[2].tensors.outIdx.data as Int32Array));
   });
@@ -128,12 +153,16 @@ describe('Polarization lab: LLM agents', () => {
     const agent = fakePolarizationAgent();
     const c = config({ llm: { initialPostShare: 1, selfRegulated: true } });
     const eps = await runAll(c, agent);
-    const x0 = Array.from((await runAll(config({ epochs: 1, llm: { initialPostShare: 1 } })))[0].records.find((r) => r.kind === 'interactions')!.before as number[]);
+    const x0 = Array.from(
+      (await runAll(config({ epochs: 1, llm: { initialPostShare: 1 } })))[0].records.find((r) => r.kind === 'interactions')!.before as number[],
+    );
     const state0 = eps[0].records.find((r) => r.kind === 'state')!;
     // only agents at -1..+1 had their post accepted: the radical ones' posts never say "strongly"
     const posted = new Set((eps[0].records.find((r) => r.kind === 'interactions') as unknown as { pairs: [number, number][] }).pairs.map(([, from]) => from));
     for (const i of posted) expect(Math.abs(x0[i])).toBeLessThan(2);
-    expect(agent.prompts.filter((p) => /Write a post/.test(p)).length).toBe(x0.filter((v) => Math.abs(v) < 2).length + 3 * x0.filter((v) => Math.abs(v) === 2).length);
+    expect(agent.prompts.filter((p) => /Write a post/.test(p)).length).toBe(
+      x0.filter((v) => Math.abs(v) < 2).length + 3 * x0.filter((v) => Math.abs(v) === 2).length,
+    );
     // a change after a single message never passes the check: it is asked again, then refused, and counted
     for (const e of eps) for (const l of logsOf(e)) if (l.after !== l.before) expect(l.received).toBeGreaterThan(1);
     const rows = rowsOf(eps).slice(1);

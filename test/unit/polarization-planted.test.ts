@@ -4,7 +4,17 @@ import { keepShares, linkSides } from '../../src/labs/polarization/planted';
 import type { AgentLog } from '../../src/labs/polarization/llm-runner';
 
 const log = (epoch: number, agent: number, before: number, after: number, kept: number[], dropped: number[]): AgentLog => ({
-  kind: 'agent', epoch, agent, received: 0, before, after, reasons: '', kept, dropped, sentTo: [], failures: 0,
+  kind: 'agent',
+  epoch,
+  agent,
+  received: 0,
+  before,
+  after,
+  reasons: '',
+  kept,
+  dropped,
+  sentTo: [],
+  failures: 0,
 });
 
 describe('polarization planted panel', () => {

@@ -17,7 +17,15 @@ const epochRows = (e: Episode<PolarizationRecord>) => e.records.filter((r) => r.
 const run = async (config: ReturnType<typeof defaultConfig<typeof polarizationLab>>, upTo: number, start: Episode<PolarizationRecord>[] = []) => {
   const eps = [...start];
   for (let i = eps.length; i < upTo; i++) {
-    eps.push(await polarizationRunner.runEpisode(config, { index: i, rng: episodeRng(config.seed, i), signal: new AbortController().signal, progress: () => {}, previous: eps[i - 1] }));
+    eps.push(
+      await polarizationRunner.runEpisode(config, {
+        index: i,
+        rng: episodeRng(config.seed, i),
+        signal: new AbortController().signal,
+        progress: () => {},
+        previous: eps[i - 1],
+      }),
+    );
   }
   return eps;
 };

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildInboxVotePrompt,
-  buildInitialVotePrompt,
-  buildStanceMessagePrompt,
-  parseStanceMessage,
-  parseVote,
-  voteSpin,
-} from '../../src/core/prompts';
+import { buildInboxVotePrompt, buildInitialVotePrompt, buildStanceMessagePrompt, parseStanceMessage, parseVote, voteSpin } from '../../src/core/prompts';
 import type { ObjectiveQuestion, SubjectiveQuestion } from '../../src/core/prompts';
 
 const subj: SubjectiveQuestion = { kind: 'subjective', statement: 'Taxes should be lowered.' };
@@ -40,10 +33,26 @@ describe('opinion prompts', () => {
 
 describe('parseVote', () => {
   it('accepts the valid forms', () => {
-    for (const [x, v] of [['A', 'A'], ['B.', 'B'], ['(A)', 'A'], ['**B**', 'B'], ['Answer: A', 'A'], ['Option B', 'B'], ['A) 14', 'A'], ['a', 'A'], ['I choose B', 'B']] as const) {
+    for (const [x, v] of [
+      ['A', 'A'],
+      ['B.', 'B'],
+      ['(A)', 'A'],
+      ['**B**', 'B'],
+      ['Answer: A', 'A'],
+      ['Option B', 'B'],
+      ['A) 14', 'A'],
+      ['a', 'A'],
+      ['I choose B', 'B'],
+    ] as const) {
       expect(parseVote(x, 'objective'), x).toEqual({ ok: true, value: v });
     }
-    for (const [x, v] of [['Agree', 'Agree'], ['disagree.', 'Disagree'], ['Disagree, because it costs too much.', 'Disagree'], ['"Agree"', 'Agree'], ['My answer: Agree', 'Agree']] as const) {
+    for (const [x, v] of [
+      ['Agree', 'Agree'],
+      ['disagree.', 'Disagree'],
+      ['Disagree, because it costs too much.', 'Disagree'],
+      ['"Agree"', 'Agree'],
+      ['My answer: Agree', 'Agree'],
+    ] as const) {
       expect(parseVote(x, 'subjective'), x).toEqual({ ok: true, value: v });
     }
     expect(voteSpin('A')).toBe(1);

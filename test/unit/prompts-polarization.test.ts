@@ -19,7 +19,8 @@ import type { PolarizationTopic } from '../../src/core/prompts';
 const topic: PolarizationTopic = { name: 'gun control', statement: 'Stricter gun control laws' };
 const self = { stance: 1 as const, reasons: 'Fewer guns, fewer deaths.' };
 const other = { stance: -2 as const, reasons: 'Self defense is a right.' };
-const fifty = 'I understand your view, but I support this. First, fewer guns would mean fewer deaths. Also, checks keep guns from dangerous people. And other countries are safer. I hope you will think about it.';
+const fifty =
+  'I understand your view, but I support this. First, fewer guns would mean fewer deaths. Also, checks keep guns from dangerous people. And other countries are safer. I hope you will think about it.';
 
 describe('polarization prompts', () => {
   it('stance update shows the labelled scale, own stance and capped messages', () => {
@@ -35,7 +36,9 @@ describe('polarization prompts', () => {
     expect(capped).toContain('message 8');
     expect(capped).not.toContain('message 3');
     expect(capped).toContain('You are open to being persuaded by diverse views.');
-    expect(buildStanceUpdatePrompt({ topic, self, messages: [], leaderMessages: ['Stay calm.'] })[0].content).toContain('(from a persuasive leader) Stay calm.');
+    expect(buildStanceUpdatePrompt({ topic, self, messages: [], leaderMessages: ['Stay calm.'] })[0].content).toContain(
+      '(from a persuasive leader) Stay calm.',
+    );
   });
   it('rewire and persuade prompts', () => {
     const r = buildRewirePrompt({ topic, self, other })[0].content;
@@ -65,12 +68,23 @@ describe('polarization parsers', () => {
   it('parses stance updates (number or label)', () => {
     expect(parseStanceUpdate('{"stance": -1, "reasons": "Rights matter."}', topic)).toEqual({ ok: true, value: { stance: -1, reasons: 'Rights matter.' } });
     expect(parseStanceUpdate('{"stance": "+2", "reasons": "x"}').ok).toBe(true);
-    expect(parseStanceUpdate('Sure! {"stance": "somewhat against", "reasons": "x"} hope that helps', topic)).toEqual({ ok: true, value: { stance: -1, reasons: 'x' } });
+    expect(parseStanceUpdate('Sure! {"stance": "somewhat against", "reasons": "x"} hope that helps', topic)).toEqual({
+      ok: true,
+      value: { stance: -1, reasons: 'x' },
+    });
     expect(parseStanceUpdate('{"stance": "0 (neutral)", "reasons": "x"}').ok).toBe(true);
     expect(toStance(1.5)).toBeNull();
   });
   it('rejects bad stance updates', () => {
-    for (const x of ['{"stance": 3, "reasons": "x"}', '{"stance": "very much", "reasons": "x"}', '{"stance": 1}', '{"stance": 1, "reasons": ""}', 'stance 1', '', null]) {
+    for (const x of [
+      '{"stance": 3, "reasons": "x"}',
+      '{"stance": "very much", "reasons": "x"}',
+      '{"stance": 1}',
+      '{"stance": 1, "reasons": ""}',
+      'stance 1',
+      '',
+      null,
+    ]) {
       expect(parseStanceUpdate(x, topic).ok, String(x)).toBe(false);
     }
   });

@@ -137,7 +137,19 @@ describe('reply format table', () => {
       expect(REPLY_FORMATS[n].summary.length).toBeGreaterThan(10);
       for (const x of [null, undefined, 7, {}, '', '<think>']) expect(REPLY_FORMATS[n].parse(x).ok, `${n} ${String(x)}`).toBe(false);
     }
-    for (const n of ['vote-subjective', 'vote-objective', 'stance-json', 'yes-no', 'demand', 'number', 'judge-json', 'utterance', 'word', 'guess', 'contribution']) {
+    for (const n of [
+      'vote-subjective',
+      'vote-objective',
+      'stance-json',
+      'yes-no',
+      'demand',
+      'number',
+      'judge-json',
+      'utterance',
+      'word',
+      'guess',
+      'contribution',
+    ]) {
       expect(REPLY_FORMAT_NAMES).toContain(n);
     }
   });

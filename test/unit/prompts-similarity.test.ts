@@ -98,7 +98,13 @@ describe('split the dollar and beauty contest', () => {
     expect(s.score).toBe(100);
   });
   it('appends to a chat history', () => {
-    const h = withHistory([{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }], buildWordPrompt('c'));
+    const h = withHistory(
+      [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: 'b' },
+      ],
+      buildWordPrompt('c'),
+    );
     expect(h.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
   });
 });

@@ -13,12 +13,24 @@ import {
 import type { Persona, RelationshipLevel, SynchronyEpisode, Utterance } from '../../src/core/prompts';
 
 const mia: Persona = {
-  name: 'Mia Chen', age: 34, occupation: 'nurse', pronouns: 'she/her', publicInfo: 'Runs a podcast.',
-  personality: 'Kind; values honesty.', decisionStyle: 'Thinks slowly.', secret: 'Cannot swim.',
+  name: 'Mia Chen',
+  age: 34,
+  occupation: 'nurse',
+  pronouns: 'she/her',
+  publicInfo: 'Runs a podcast.',
+  personality: 'Kind; values honesty.',
+  decisionStyle: 'Thinks slowly.',
+  secret: 'Cannot swim.',
 };
 const tom: Persona = {
-  name: 'Tom Berg', age: 41, occupation: 'baker', pronouns: 'he/him', publicInfo: 'Sings in a choir.',
-  personality: 'Proud; values respect.', decisionStyle: 'Decides fast.', secret: 'Owes money to a friend.',
+  name: 'Tom Berg',
+  age: 41,
+  occupation: 'baker',
+  pronouns: 'he/him',
+  publicInfo: 'Sings in a choir.',
+  personality: 'Proud; values respect.',
+  decisionStyle: 'Decides fast.',
+  secret: 'Owes money to a friend.',
 };
 const ep = (relationship: RelationshipLevel): SynchronyEpisode => ({
   scenario: 'Two neighbors discuss a bike.',

@@ -60,9 +60,18 @@ describe('reply corpus', () => {
     expect(total).toBeGreaterThanOrEqual(300);
     for (const f of files) {
       expect(f.replies.length, f.format).toBeGreaterThanOrEqual(6);
-      expect(f.replies.some((e) => e.expect === 'refuse'), `${f.format} has refusals`).toBe(true);
-      expect(f.replies.some((e) => e.expect !== 'refuse'), `${f.format} has answers`).toBe(true);
-      expect(f.replies.some((e) => e.reply.includes('<think>')), `${f.format} has thinking replies`).toBe(true);
+      expect(
+        f.replies.some((e) => e.expect === 'refuse'),
+        `${f.format} has refusals`,
+      ).toBe(true);
+      expect(
+        f.replies.some((e) => e.expect !== 'refuse'),
+        `${f.format} has answers`,
+      ).toBe(true);
+      expect(
+        f.replies.some((e) => e.reply.includes('<think>')),
+        `${f.format} has thinking replies`,
+      ).toBe(true);
     }
   });
 
@@ -80,10 +89,15 @@ describe('reply corpus', () => {
   }
 
   it('reads ≥ 95% right overall (per-format rates printed)', () => {
-    const rows = [...results].map(([format, rs]) => `${format.padEnd(26)} ${String(rightIn(rs)).padStart(3)}/${String(rs.length).padEnd(3)} ${((100 * rightIn(rs)) / rs.length).toFixed(1)}%`);
+    const rows = [...results].map(
+      ([format, rs]) =>
+        `${format.padEnd(26)} ${String(rightIn(rs)).padStart(3)}/${String(rs.length).padEnd(3)} ${((100 * rightIn(rs)) / rs.length).toFixed(1)}%`,
+    );
     const all = [...results.values()].flat();
     const right = rightIn(all);
-    console.log(`reply corpus, read right per format:\n${rows.join('\n')}\n${'overall'.padEnd(26)} ${right}/${all.length} ${((100 * right) / all.length).toFixed(1)}%`);
+    console.log(
+      `reply corpus, read right per format:\n${rows.join('\n')}\n${'overall'.padEnd(26)} ${right}/${all.length} ${((100 * right) / all.length).toFixed(1)}%`,
+    );
     expect(right / all.length).toBeGreaterThanOrEqual(0.95);
   });
 });

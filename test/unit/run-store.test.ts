@@ -29,7 +29,10 @@ const meta = (id: string): RunMeta => ({
 // Two steps of an Opinions simulation replica (records.ts: t, n(t), |n(t)|), as its runner writes them.
 const episode = (index: number): Episode => ({
   index,
-  records: [{ t: 0, n: index / 10, absN: index / 10 }, { t: 1, n: -0.5, absN: 0.5 }],
+  records: [
+    { t: 0, n: index / 10, absN: index / 10 },
+    { t: 1, n: -0.5, absN: 0.5 },
+  ],
   tensors: { states: { dtype: 'F32', shape: [2, 3], data: Float32Array.from([1, 2, 3, 4, 5, index]) } },
 });
 
@@ -124,15 +127,57 @@ describe('bundle import refuses corrupt files with a message', () => {
   const cases: [string, () => Uint8Array, RegExp][] = [
     ['not a zip', () => strToU8('hello'), /zip does not open/],
     ['empty zip', () => zipSync({}), /no run.json/],
-    ['bad config', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{"seed":"x"}}') }), /seed/],
-    ['script in records', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'), 'records.jsonl': strToU8('{"episode":0,"t":"<script>x</script>"}') }), /markup/],
-    ['gap in episodes', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'), 'records.jsonl': strToU8('{"episode":1,"t":0,"n":0,"absN":0}') }), /episode 0 is missing/],
-    ['a bundle format of another version', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@2"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}') }), /run-bundle@2, and this version of the lab reads social-minds-lab\/run-bundle@1/],
-    ['a config schema newer than this lab', () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":99,"config":{}}') }), /newer version of the Opinions lab \(schema v99/],
-    ['corrupt tensors', () => {
-      const files = { 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'), 'tensors.safetensors': strToU8('garbage!') };
-      return zipSync(files);
-    }, /tensors.safetensors/],
+    [
+      'bad config',
+      () =>
+        zipSync({
+          'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'),
+          'config.json': strToU8('{"lab":"opinions","v":1,"config":{"seed":"x"}}'),
+        }),
+      /seed/,
+    ],
+    [
+      'script in records',
+      () =>
+        zipSync({
+          'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'),
+          'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'),
+          'records.jsonl': strToU8('{"episode":0,"t":"<script>x</script>"}'),
+        }),
+      /markup/,
+    ],
+    [
+      'gap in episodes',
+      () =>
+        zipSync({
+          'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'),
+          'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'),
+          'records.jsonl': strToU8('{"episode":1,"t":0,"n":0,"absN":0}'),
+        }),
+      /episode 0 is missing/,
+    ],
+    [
+      'a bundle format of another version',
+      () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@2"}'), 'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}') }),
+      /run-bundle@2, and this version of the lab reads social-minds-lab\/run-bundle@1/,
+    ],
+    [
+      'a config schema newer than this lab',
+      () => zipSync({ 'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'), 'config.json': strToU8('{"lab":"opinions","v":99,"config":{}}') }),
+      /newer version of the Opinions lab \(schema v99/,
+    ],
+    [
+      'corrupt tensors',
+      () => {
+        const files = {
+          'run.json': strToU8('{"format":"social-minds-lab/run-bundle@1"}'),
+          'config.json': strToU8('{"lab":"opinions","v":1,"config":{}}'),
+          'tensors.safetensors': strToU8('garbage!'),
+        };
+        return zipSync(files);
+      },
+      /tensors.safetensors/,
+    ],
   ];
   it.each(cases)('%s', (_, make, message) => {
     expect(() => readBundle(make(), LAB_MODULES)).toThrow(BundleError);

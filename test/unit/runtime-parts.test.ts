@@ -16,7 +16,14 @@ describe('seeded sampling', () => {
     expect(sampleToken(logits, { temperature: 0, topP: 1 }, createRng(1))).toBe(2);
   });
   it('reproduces with the same seed and varies across seeds', () => {
-    const draw = (seed: number) => Array.from({ length: 20 }, ((rng) => () => sampleToken(logits, { temperature: 1, topP: 1 }, rng))(createRng(seed)));
+    const draw = (seed: number) =>
+      Array.from(
+        { length: 20 },
+        (
+          (rng) => () =>
+            sampleToken(logits, { temperature: 1, topP: 1 }, rng)
+        )(createRng(seed)),
+      );
     expect(draw(5)).toEqual(draw(5));
     expect(draw(5)).not.toEqual(draw(6));
   });
@@ -71,7 +78,8 @@ describe('tap-patching fetch wrapper', () => {
   const graph = new Uint8Array(readFileSync(resolve(import.meta.dirname, '../fixtures/taps/optimum.onnx')));
   const base = async (input: string | URL | Request, init?: RequestInit) => {
     const url = String(input instanceof Request ? input.url : input);
-    if (init?.headers && new Headers(init.headers).has('range')) return new Response(graph.slice(0, 1), { status: 206, headers: { 'content-range': `bytes 0-0/${graph.length}` } });
+    if (init?.headers && new Headers(init.headers).has('range'))
+      return new Response(graph.slice(0, 1), { status: 206, headers: { 'content-range': `bytes 0-0/${graph.length}` } });
     if (url.endsWith('missing.onnx')) return new Response('nope', { status: 404 });
     if (url.endsWith('.onnx')) return new Response(graph as BodyInit, { headers: { 'content-length': String(graph.length) } });
     return new Response('{"a":1}', { headers: { 'content-length': '7' } });
@@ -128,7 +136,7 @@ describe('model registry', () => {
     }
     expect(REGISTRY.find((e) => e.id === 'tiny-social')).toMatchObject({ source: 'local', teachingToy: true });
   });
-  it('ships every embedded model with the files its entry promises: each dtype, a model card, an organism\'s truth', () => {
+  it("ships every embedded model with the files its entry promises: each dtype, a model card, an organism's truth", () => {
     const file = (id: string, f: string) => new URL(`../../models/${id}/${f}`, import.meta.url);
     for (const e of REGISTRY.filter((x) => x.source === 'local')) {
       for (const d of e.dtypes) expect(existsSync(file(e.id, d === 'fp32' ? 'onnx/model.onnx' : `onnx/model_${d}.onnx`)), `${e.id} ${d}`).toBe(true);
@@ -177,7 +185,10 @@ describe('model client crash detection (fake worker)', () => {
       const { port1, port2 } = new MessageChannel();
       const fakeApi = {
         ping: () => (hang ? new Promise(() => undefined) : Promise.resolve('pong')),
-        load: async () => (loads++, { id: 'tiny-social', backend: 'wasm', dtype: 'fp32', reason: '', numLayers: 6, hiddenSize: 192, tapStyles: ['optimum'], warnings: [], loadMs: 1 }),
+        load: async () => (
+          loads++,
+          { id: 'tiny-social', backend: 'wasm', dtype: 'fp32', reason: '', numLayers: 6, hiddenSize: 192, tapStyles: ['optimum'], warnings: [], loadMs: 1 }
+        ),
         generate: () => new Promise(() => undefined),
       };
       Comlink.expose(fakeApi, port2 as unknown as Parameters<typeof Comlink.expose>[1]);
@@ -217,7 +228,17 @@ describe('model client crash detection (fake worker)', () => {
       const fakeApi = {
         // A killed worker answers nothing; a busy one answers its pings between tokens.
         ping: () => (dead ? new Promise(() => undefined) : Promise.resolve('pong')),
-        load: async () => ({ id: 'tiny-social', backend: 'wasm', dtype: 'fp32', reason: '', numLayers: 6, hiddenSize: 192, tapStyles: ['optimum'], warnings: [], loadMs: 1 }),
+        load: async () => ({
+          id: 'tiny-social',
+          backend: 'wasm',
+          dtype: 'fp32',
+          reason: '',
+          numLayers: 6,
+          hiddenSize: 192,
+          tapStyles: ['optimum'],
+          warnings: [],
+          loadMs: 1,
+        }),
         generate: () => new Promise((r) => (finish = r)),
       };
       Comlink.expose(fakeApi, port2 as unknown as Parameters<typeof Comlink.expose>[1]);

@@ -78,19 +78,41 @@ describe('Similarity games: rules and arithmetic', () => {
 
 describe('Similarity runner with games', () => {
   const models = [
-    Object.assign(fakeGameModel({ id: 'org/a', world: 'shared', give: 0.5 }), { encode: fakeProbeModel({ id: 'org/a', world: 'w1' }).encode, numLayers: 3, hiddenSize: 6 }),
-    Object.assign(fakeGameModel({ id: 'org/b', world: 'shared', give: 0.4 }), { encode: fakeProbeModel({ id: 'org/b', world: 'w1' }).encode, numLayers: 3, hiddenSize: 6 }),
-    Object.assign(fakeGameModel({ id: 'org/c', world: 'other', give: 0.1 }), { encode: fakeProbeModel({ id: 'org/c', world: 'w2' }).encode, numLayers: 3, hiddenSize: 6 }),
+    Object.assign(fakeGameModel({ id: 'org/a', world: 'shared', give: 0.5 }), {
+      encode: fakeProbeModel({ id: 'org/a', world: 'w1' }).encode,
+      numLayers: 3,
+      hiddenSize: 6,
+    }),
+    Object.assign(fakeGameModel({ id: 'org/b', world: 'shared', give: 0.4 }), {
+      encode: fakeProbeModel({ id: 'org/b', world: 'w1' }).encode,
+      numLayers: 3,
+      hiddenSize: 6,
+    }),
+    Object.assign(fakeGameModel({ id: 'org/c', world: 'other', give: 0.1 }), {
+      encode: fakeProbeModel({ id: 'org/c', world: 'w2' }).encode,
+      numLayers: 3,
+      hiddenSize: 6,
+    }),
   ];
   const get = { get: (id: string) => models.find((m) => m.id === id)! };
   const CUSTOM = Array.from({ length: 12 }, (_, i) => `Probe ${i} about thing ${i * 3}.`);
-  const cfg = config({ models: ['org/a', 'org/b', 'org/c'], probes: { set: 'custom', count: 12, custom: CUSTOM }, games: ['wordGuessing', 'publicGoods'], wordRounds: 3, rounds: 2, repeats: 2 });
+  const cfg = config({
+    models: ['org/a', 'org/b', 'org/c'],
+    probes: { set: 'custom', count: 12, custom: CUSTOM },
+    games: ['wordGuessing', 'publicGoods'],
+    wordRounds: 3,
+    rounds: 2,
+    repeats: 2,
+  });
 
   async function runAll(c: SimilarityConfig): Promise<Episode<SimilarityRecord>[]> {
     const plan = similarityRunner.plan(c);
     expect(plan.unavailable).toBeUndefined();
     const out: Episode<SimilarityRecord>[] = [];
-    for (let index = 0; index < plan.episodes; index++) out.push(await similarityRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: () => {}, models: get }));
+    for (let index = 0; index < plan.episodes; index++)
+      out.push(
+        await similarityRunner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: () => {}, models: get }),
+      );
     return out;
   }
 
@@ -146,10 +168,22 @@ describe('Similarity runner with games', () => {
     const partnerEffect = [-0.4, 0.8, 0.1, -0.7, 0.2, 0.5];
     const rng = createRng('regression-test');
     for (let rep = 0; rep < 3; rep++)
-      ids.forEach((f, i) => ids.forEach((p, j) => {
-        const sim = i === j ? 1 : 0.2 + 0.1 * ((i + j) % 5);
-        rows.push({ game: 'splitDollar', focal: f, partner: p, repeat: rep, score: focalEffect[i] + partnerEffect[j] + 1.5 * sim + 0.4 * rng.normal(), partnerScore: null, sim, simMaxAligned: null, simEarly: null });
-      }));
+      ids.forEach((f, i) =>
+        ids.forEach((p, j) => {
+          const sim = i === j ? 1 : 0.2 + 0.1 * ((i + j) % 5);
+          rows.push({
+            game: 'splitDollar',
+            focal: f,
+            partner: p,
+            repeat: rep,
+            score: focalEffect[i] + partnerEffect[j] + 1.5 * sim + 0.4 * rng.normal(),
+            partnerScore: null,
+            sim,
+            simMaxAligned: null,
+            simEarly: null,
+          });
+        }),
+      );
     const r = similarityRegression(rows, 'splitDollar');
     const ys = rows.map((x) => x.score);
     const m = ys.reduce((s, v) => s + v, 0) / ys.length;
@@ -157,10 +191,22 @@ describe('Similarity runner with games', () => {
     const sims = rows.map((x) => x.sim!);
     const lo = Math.min(...sims);
     const hi = Math.max(...sims);
-    const direct = mixedLM({ y: ys.map((v) => (v - m) / sd), fixed: [{ name: 'sim', values: sims.map((v) => (v - lo) / (hi - lo)) }], factors: [{ name: 'focal', labels: rows.map((x) => x.focal) }, { name: 'partner', labels: rows.map((x) => x.partner) }] });
+    const direct = mixedLM({
+      y: ys.map((v) => (v - m) / sd),
+      fixed: [{ name: 'sim', values: sims.map((v) => (v - lo) / (hi - lo)) }],
+      factors: [
+        { name: 'focal', labels: rows.map((x) => x.focal) },
+        { name: 'partner', labels: rows.map((x) => x.partner) },
+      ],
+    });
     expect(r.result!.coef).toEqual(direct.coef);
     expect(r.result!.coef[1]).toBeGreaterThan(0); // the planted effect of similarity
-    expect(similarityRegression(rows.filter((x) => ['p', 'q'].includes(x.focal) && ['p', 'q'].includes(x.partner)), 'all').note).toMatch(/at least 3 models/);
+    expect(
+      similarityRegression(
+        rows.filter((x) => ['p', 'q'].includes(x.focal) && ['p', 'q'].includes(x.partner)),
+        'all',
+      ).note,
+    ).toMatch(/at least 3 models/);
   });
 
   it('adds the covariates the config asks for, min-max scaling the scalar ones, and says what it left out', () => {
@@ -169,10 +215,22 @@ describe('Similarity runner with games', () => {
     const rng = createRng('covariates');
     const rows: GameRow[] = [];
     for (let rep = 0; rep < 4; rep++)
-      ids.forEach((f, i) => ids.forEach((p, j) => {
-        const sim = i === j ? 1 : 0.3 + 0.08 * ((2 * i + j) % 6);
-        rows.push({ game: 'beautyContest', focal: f, partner: p, repeat: rep, score: 2 * (f === p ? 1 : 0) + 0.5 * sim + 0.3 * i - 0.2 * j + 0.3 * rng.normal(), partnerScore: 50 + rep, sim, simMaxAligned: null, simEarly: null });
-      }));
+      ids.forEach((f, i) =>
+        ids.forEach((p, j) => {
+          const sim = i === j ? 1 : 0.3 + 0.08 * ((2 * i + j) % 6);
+          rows.push({
+            game: 'beautyContest',
+            focal: f,
+            partner: p,
+            repeat: rep,
+            score: 2 * (f === p ? 1 : 0) + 0.5 * sim + 0.3 * i - 0.2 * j + 0.3 * rng.normal(),
+            partnerScore: 50 + rep,
+            sim,
+            simMaxAligned: null,
+            simEarly: null,
+          });
+        }),
+      );
     const options = {
       covariates: ['identical', 'sizeDiff', 'sameFamily'] as const,
       abilities: {},
@@ -196,12 +254,19 @@ describe('Similarity runner with games', () => {
         { name: 'identical', values: rows.map((x) => (x.focal === x.partner ? 1 : 0)) },
         { name: 'sizeDiff', values: scale(rows.map((x) => Math.abs(Math.log10(size[x.focal]) - Math.log10(size[x.partner])))) },
       ],
-      factors: [{ name: 'focal', labels: rows.map((x) => x.focal) }, { name: 'partner', labels: rows.map((x) => x.partner) }],
+      factors: [
+        { name: 'focal', labels: rows.map((x) => x.focal) },
+        { name: 'partner', labels: rows.map((x) => x.partner) },
+      ],
     });
     expect(r.result!.coef).toEqual(direct.coef);
     expect(r.result!.coef[r.result!.names.indexOf('identical')]).toBeGreaterThan(0.5); // the planted self-play bonus
     // an ability score missing for one model: its rows leave the fit, and the note says how many
-    const ab = similarityRegression(rows, 'beautyContest', { covariates: ['abilityDiff'], abilities: { p: 60, q: 55, r: 70, s: 40 }, modelInfo: options.modelInfo });
+    const ab = similarityRegression(rows, 'beautyContest', {
+      covariates: ['abilityDiff'],
+      abilities: { p: 60, q: 55, r: 70, s: 40 },
+      modelInfo: options.modelInfo,
+    });
     expect(ab.rows).toBe(4 * 16);
     expect(ab.note).toMatch(/36 rows left out for unknown covariates/);
     expect(ab.formula).toContain('abilityDiff');
@@ -215,13 +280,30 @@ describe('Similarity games: the judge fallback', () => {
       ...fakeGameModel({ id: 'judge', world: 'j' }),
       async generate(o: { messages?: { content: string }[] }) {
         prompts.push(o.messages![0].content);
-        return { text: answer, prefillStates: null, shape: [0, 0] as [number, number], timing: { promptTokens: 1, newTokens: 1, totalMs: 1 }, finishReason: 'eos' as const };
+        return {
+          text: answer,
+          prefillStates: null,
+          shape: [0, 0] as [number, number],
+          timing: { promptTokens: 1, newTokens: 1, totalMs: 1 },
+          finishReason: 'eos' as const,
+        };
       },
     } as unknown as RunnerModel;
     return { m, prompts };
   };
   const playWith = (j: RunnerModel) =>
-    playGame({ game: 'splitDollar', a: fakeGameModel({ id: 'x', world: 's', garbage: 99 }), b: fakeGameModel({ id: 'y', world: 's', demand: 0.5 }), repeat: 0, rounds: 1, temperature: 0.7, judge: j, seedKey: 'j', signal: new AbortController().signal, progress: () => {} });
+    playGame({
+      game: 'splitDollar',
+      a: fakeGameModel({ id: 'x', world: 's', garbage: 99 }),
+      b: fakeGameModel({ id: 'y', world: 's', demand: 0.5 }),
+      repeat: 0,
+      rounds: 1,
+      temperature: 0.7,
+      judge: j,
+      seedKey: 'j',
+      signal: new AbortController().signal,
+      progress: () => {},
+    });
 
   it('reads the value of a reply no parser accepted, and records that the judge did', async () => {
     const j = judge('0.25');

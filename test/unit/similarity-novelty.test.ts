@@ -39,7 +39,17 @@ describe('Similarity novelty tasks', () => {
   it('plays rounds: both brainstorm, joint texts see both brainstorms, solo texts only their own; MI per joint text', async () => {
     const a = fakeGameModel({ id: 'a', world: 'north' });
     const b = fakeGameModel({ id: 'b', world: 'south' });
-    const rec = await playNovelty({ task: 'haiku', a, b, repeat: 0, rounds: 4, temperature: 0.7, seedKey: 't', signal: new AbortController().signal, progress: () => {} });
+    const rec = await playNovelty({
+      task: 'haiku',
+      a,
+      b,
+      repeat: 0,
+      rounds: 4,
+      temperature: 0.7,
+      seedKey: 't',
+      signal: new AbortController().signal,
+      progress: () => {},
+    });
     expect(rec.rounds).toHaveLength(4);
     const jointPrompt = a.calls.find((c) => /^Ideas:/.test(c.messages![0].content) && /south whale/.test(c.messages![0].content))!;
     expect(jointPrompt.messages![0].content).toMatch(/north whale[\s\S]*south whale/);
@@ -49,24 +59,59 @@ describe('Similarity novelty tasks', () => {
     expect(rec.mi).toHaveLength(8);
     for (const m of rec.mi) expect(m.mi).toBeCloseTo(m.hY - m.hYgivenS, 12);
     expect(rec.mi.every((m) => m.mi > 0)).toBe(true); // a solo text shares words with the joint one
-    const again = await playNovelty({ task: 'haiku', a: fakeGameModel({ id: 'a', world: 'north' }), b: fakeGameModel({ id: 'b', world: 'south' }), repeat: 0, rounds: 4, temperature: 0.7, seedKey: 't', signal: new AbortController().signal, progress: () => {} });
+    const again = await playNovelty({
+      task: 'haiku',
+      a: fakeGameModel({ id: 'a', world: 'north' }),
+      b: fakeGameModel({ id: 'b', world: 'south' }),
+      repeat: 0,
+      rounds: 4,
+      temperature: 0.7,
+      seedKey: 't',
+      signal: new AbortController().signal,
+      progress: () => {},
+    });
     expect(again).toEqual(rec);
   });
 
   it('queues each task × unordered pair (self too) × repeat after the games, and summarizes uniqueness and MI per side', async () => {
-    const cfg = config({ models: ['a', 'b'], probes: { set: 'custom', count: 4, custom: ['one.', 'two.', 'three.', 'four.'] }, novelty: ['haiku', 'vacation'], noveltyRounds: 3 });
-    expect(noveltyQueue(cfg).map((q) => `${q.task}:${q.a}|${q.b}`)).toEqual(['haiku:a|a', 'haiku:a|b', 'haiku:b|b', 'vacation:a|a', 'vacation:a|b', 'vacation:b|b']);
+    const cfg = config({
+      models: ['a', 'b'],
+      probes: { set: 'custom', count: 4, custom: ['one.', 'two.', 'three.', 'four.'] },
+      novelty: ['haiku', 'vacation'],
+      noveltyRounds: 3,
+    });
+    expect(noveltyQueue(cfg).map((q) => `${q.task}:${q.a}|${q.b}`)).toEqual([
+      'haiku:a|a',
+      'haiku:a|b',
+      'haiku:b|b',
+      'vacation:a|a',
+      'vacation:a|b',
+      'vacation:b|b',
+    ]);
     expect(similarityRunner.plan(cfg).episodes).toBe(2 + 6);
     const a = fakeGameModel({ id: 'a', world: 'north' });
     const b = fakeGameModel({ id: 'b', world: 'south' });
-    const rec = await playNovelty({ task: 'haiku', a, b, repeat: 0, rounds: 6, temperature: 0.7, seedKey: 'u', signal: new AbortController().signal, progress: () => {} });
+    const rec = await playNovelty({
+      task: 'haiku',
+      a,
+      b,
+      repeat: 0,
+      rounds: 6,
+      temperature: 0.7,
+      seedKey: 'u',
+      signal: new AbortController().signal,
+      progress: () => {},
+    });
     // The runner stores this record as the episode's one row: it fits the lab record schema.
     expect(expectRecordsFit(similarityRecord, [{ index: 5, records: [rec], tensors: {} }])).toEqual(['novelty']);
     const s = summarizeNovelty([{ index: 5, records: [rec], tensors: {} }], [], 'linear')!;
     const joint0 = rec.rounds.map((r) => r.joint[0].text!);
     expect(s.pairs[0].uniqueJoint[0]).toBe(uniqueness(joint0).classes);
     expect(s.pairs[0].mi[1]).toBeCloseTo(rec.mi.filter((m) => m.side === 1).reduce((t, m) => t + m.mi, 0) / 6, 12);
-    expect(s.rows.filter((r) => r.game === 'haiku.uniqueness').map((r) => [r.focal, r.partner])).toEqual([['a', 'b'], ['b', 'a']]);
+    expect(s.rows.filter((r) => r.game === 'haiku.uniqueness').map((r) => [r.focal, r.partner])).toEqual([
+      ['a', 'b'],
+      ['b', 'a'],
+    ]);
     expect(s.rows.every((r) => r.sim === null)).toBe(true); // no CKA pairs given
     expect(s.regressions.map((r) => r.game)).toEqual(['haiku.uniqueness', 'haiku.mi']);
   });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_PROBE_CHARS,
-  PROBE_SET_NAMES,
-  builtinProbes,
-  probeSetSummary,
-  selectProbes,
-  splitProbeLines,
-} from '../../src/labs/similarity/probes';
+import { MAX_PROBE_CHARS, PROBE_SET_NAMES, builtinProbes, probeSetSummary, selectProbes, splitProbeLines } from '../../src/labs/similarity/probes';
 import { fourGramOverlap, fourGrams, wordCount } from '../../src/labs/similarity/probes-generated';
 import { HAND_PARAGRAPHS } from '../../src/labs/similarity/probes-paragraphs';
 import { ARITHMETIC_PER_TEMPLATE, ARITHMETIC_TEMPLATES, BUILTIN_QUESTIONS, type ArithmeticQuestion } from '../../src/labs/similarity/probes-questions';

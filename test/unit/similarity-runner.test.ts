@@ -21,7 +21,13 @@ const CUSTOM = Array.from({ length: 24 }, (_, i) => `Probe number ${i}: a short 
 
 function modelsOf(...list: RunnerModel[]) {
   const map = new Map(list.map((m) => [m.id, m]));
-  return { get: (id: string) => map.get(id) ?? (() => { throw new Error(`no model ${id}`); })() };
+  return {
+    get: (id: string) =>
+      map.get(id) ??
+      (() => {
+        throw new Error(`no model ${id}`);
+      })(),
+  };
 }
 
 async function runAll(c: SimilarityConfig, models: ReturnType<typeof modelsOf>): Promise<Episode<SimilarityRecord>[]> {
@@ -107,7 +113,9 @@ describe('Similarity runner: CKA between models', () => {
   it('stops on a model that returns states of the wrong shape', async () => {
     const liar = { ...a, id: 'org/liar', numLayers: 5 } as RunnerModel;
     const c1 = config({ models: ['org/liar'], probes: { set: 'custom', count: 4, custom: CUSTOM } });
-    await expect(similarityRunner.runEpisode(c1, { index: 0, rng: episodeRng(1, 0), signal: new AbortController().signal, progress: () => {}, models: modelsOf(liar) })).rejects.toThrow(/expected \[4, 6, 6\]/);
+    await expect(
+      similarityRunner.runEpisode(c1, { index: 0, rng: episodeRng(1, 0), signal: new AbortController().signal, progress: () => {}, models: modelsOf(liar) }),
+    ).rejects.toThrow(/expected \[4, 6, 6\]/);
   });
 
   it('warns about few probes and about models not yet encoded', async () => {

@@ -4,7 +4,19 @@ import { resolve } from 'node:path';
 import { ols, partialCorrelation, pearson } from '../../src/core/stats';
 import { mixedLM, parseFormula } from '../../src/core/mixedlm';
 import { betaInc, erfc, gammaIncUpper, logGamma, normalCdf, normalQuantile, normalTwoSided, tCdf, tQuantile, tTwoSided } from '../../src/core/special';
-import { cholesky, cholSolveRows, cholSolveRowsUnblocked, choleskyUnblocked, gemmNT, gemmNTScalar, matmul, spdInverse, spdLogDet, spdSolve, transpose } from '../../src/core/linalg';
+import {
+  cholesky,
+  cholSolveRows,
+  cholSolveRowsUnblocked,
+  choleskyUnblocked,
+  gemmNT,
+  gemmNTScalar,
+  matmul,
+  spdInverse,
+  spdLogDet,
+  spdSolve,
+  transpose,
+} from '../../src/core/linalg';
 import { gemmNTSimd, ResidentRows, simdAvailable } from '../../src/core/simd-gemm';
 
 const f = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/compute/stats.json'), 'utf8'));
@@ -83,8 +95,14 @@ describe('mixed model with crossed random intercepts vs statsmodels MixedLM (REM
     it(`case ${i}: coef, SE, z, p, CI, variance components`, () => {
       const r = mixedLM({
         y: c.rows.y,
-        fixed: [{ name: 'sim', values: c.rows.sim }, { name: 'x2', values: c.rows.x2 }],
-        factors: [{ name: 'colA', labels: c.rows.colA }, { name: 'colB', labels: c.rows.colB }],
+        fixed: [
+          { name: 'sim', values: c.rows.sim },
+          { name: 'x2', values: c.rows.x2 },
+        ],
+        factors: [
+          { name: 'colA', labels: c.rows.colA },
+          { name: 'colB', labels: c.rows.colB },
+        ],
       });
       expect(r.names).toEqual(['Intercept', 'sim', 'x2']);
       expect(maxRel(r.coef, c.coef)).toBeLessThan(1e-4);
@@ -96,7 +114,12 @@ describe('mixed model with crossed random intercepts vs statsmodels MixedLM (REM
         expect(Math.abs(r.ciHigh[j] - c.ciHigh[j])).toBeLessThan(1e-4 * c.se[j]);
         expect(rel(r.p[j], c.p[j])).toBeLessThan(1e-4 * Math.max(1, c.z[j] ** 2));
       }
-      expect(maxRel(r.vcomp.map((v) => v.variance), c.vcomp)).toBeLessThan(1e-3);
+      expect(
+        maxRel(
+          r.vcomp.map((v) => v.variance),
+          c.vcomp,
+        ),
+      ).toBeLessThan(1e-3);
       expect(rel(r.scale, c.scale)).toBeLessThan(1e-4);
       // Our optimum is at least as good as statsmodels' (it stops a little early).
       expect(r.llf).toBeGreaterThan(c.llf - 1e-9 * Math.abs(c.llf));
@@ -107,7 +130,14 @@ describe('mixed model with crossed random intercepts vs statsmodels MixedLM (REM
   it('a singular fit (both variances at 0, as statsmodels finds): the fixed effects and their SEs, not an error', () => {
     const b = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/compute/mixedlm-boundary.json'), 'utf8'));
     expect(b.warnings.join(' ')).toMatch(/Hessian matrix at the estimated parameter values is not positive definite/);
-    const r = mixedLM({ y: b.rows.y, fixed: [{ name: 'sim', values: b.rows.sim }], factors: [{ name: 'colA', labels: b.rows.colA }, { name: 'colB', labels: b.rows.colB }] });
+    const r = mixedLM({
+      y: b.rows.y,
+      fixed: [{ name: 'sim', values: b.rows.sim }],
+      factors: [
+        { name: 'colA', labels: b.rows.colA },
+        { name: 'colB', labels: b.rows.colB },
+      ],
+    });
     expect(maxRel(r.coef, b.coef)).toBeLessThan(1e-4);
     // statsmodels stops with variances of ~1e-4 of the scale, not 0: its SEs sit that much above the GLS ones.
     expect(maxRel(r.se, b.se)).toBeLessThan(2e-3);
@@ -126,16 +156,19 @@ describe('mixed model with crossed random intercepts vs statsmodels MixedLM (REM
 describe('linalg kernels vs naive loops', () => {
   it('gemmNT (plain and symmetric, odd sizes), matmul, transpose, Cholesky, solves', () => {
     let s = 1;
-    const rnd = () => ((s = (s * 16807) % 2147483647) / 2147483647) - 0.5;
-    const m = 7, n = 5, k = 9;
+    const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647 - 0.5;
+    const m = 7,
+      n = 5,
+      k = 9;
     const A = Float64Array.from({ length: m * k }, rnd);
     const B = Float64Array.from({ length: n * k }, rnd);
     const C = gemmNT(A, B, m, n, k);
-    for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) {
-      let t = 0;
-      for (let p = 0; p < k; p++) t += A[i * k + p] * B[j * k + p];
-      expect(Math.abs(C[i * n + j] - t)).toBeLessThan(1e-14);
-    }
+    for (let i = 0; i < m; i++)
+      for (let j = 0; j < n; j++) {
+        let t = 0;
+        for (let p = 0; p < k; p++) t += A[i * k + p] * B[j * k + p];
+        expect(Math.abs(C[i * n + j] - t)).toBeLessThan(1e-14);
+      }
     const S = gemmNT(A, A, m, m, k, undefined, true);
     const S2 = gemmNT(A, A, m, m, k);
     expect(maxRel(S, S2)).toBeLessThan(1e-14);
@@ -164,24 +197,36 @@ describe('linalg kernels vs naive loops', () => {
   it('the WebAssembly SIMD kernel equals naive sums for odd, even, symmetric and large shapes', () => {
     expect(simdAvailable()).toBe(true);
     let s = 7;
-    const rnd = () => ((s = (s * 48271) % 2147483647) / 2147483647) - 0.5;
-    for (const [m, n, k, sym] of [[1, 1, 1, false], [3, 5, 7, false], [6, 6, 3, true], [9, 9, 11, true], [130, 67, 301, false], [97, 97, 64, true]] as const) {
+    const rnd = () => (s = (s * 48271) % 2147483647) / 2147483647 - 0.5;
+    for (const [m, n, k, sym] of [
+      [1, 1, 1, false],
+      [3, 5, 7, false],
+      [6, 6, 3, true],
+      [9, 9, 11, true],
+      [130, 67, 301, false],
+      [97, 97, 64, true],
+    ] as const) {
       const A = Float64Array.from({ length: m * k }, rnd);
       const B = sym ? A : Float64Array.from({ length: n * k }, rnd);
       const C = gemmNTSimd(A, sym ? null : B, m, n, k, new Float64Array(m * n), sym)!;
-      for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) {
-        let t = 0;
-        for (let p = 0; p < k; p++) t += A[i * k + p] * B[j * k + p];
-        expect(Math.abs(C[i * n + j] - t)).toBeLessThan(1e-12);
-      }
+      for (let i = 0; i < m; i++)
+        for (let j = 0; j < n; j++) {
+          let t = 0;
+          for (let p = 0; p < k; p++) t += A[i * k + p] * B[j * k + p];
+          expect(Math.abs(C[i * n + j] - t)).toBeLessThan(1e-12);
+        }
       const J = gemmNTScalar(A, B, m, n, k, undefined, sym);
       expect(maxRel(C, J)).toBeLessThan(1e-10);
     }
   });
   it('blocked Cholesky and solves (n ≥ 128, SIMD trailing updates) equal the unblocked ones', () => {
     let s = 11;
-    const rnd = () => ((s = (s * 48271) % 2147483647) / 2147483647) - 0.5;
-    for (const [n, r] of [[300, 37], [129, 8], [200, 3]] as const) {
+    const rnd = () => (s = (s * 48271) % 2147483647) / 2147483647 - 0.5;
+    for (const [n, r] of [
+      [300, 37],
+      [129, 8],
+      [200, 3],
+    ] as const) {
       const X = Float64Array.from({ length: (n + 20) * n }, rnd);
       const XT = transpose(X, n + 20, n);
       const S = gemmNT(XT, XT, n, n, n + 20, undefined, true);
@@ -193,20 +238,22 @@ describe('linalg kernels vs naive loops', () => {
       const F1 = cholSolveRowsUnblocked(L1, transpose(L1, n, n), n, Float64Array.from(B), r);
       const F2 = cholSolveRows(L2, transpose(L2, n, n), n, Float64Array.from(B), r);
       // residual S f − b for every right-hand side
-      for (let q = 0; q < r; q++) for (let i = 0; i < n; i++) {
-        let t = 0;
-        for (let j = 0; j < n; j++) t += S[i * n + j] * F2[q * n + j];
-        expect(Math.abs(t - B[q * n + i])).toBeLessThan(1e-9);
-      }
+      for (let q = 0; q < r; q++)
+        for (let i = 0; i < n; i++) {
+          let t = 0;
+          for (let j = 0; j < n; j++) t += S[i * n + j] * F2[q * n + j];
+          expect(Math.abs(t - B[q * n + i])).toBeLessThan(1e-9);
+        }
       expect(Math.max(...Array.from(F1, (v, i) => Math.abs(v - F2[i])))).toBeLessThan(1e-9);
     }
   });
   it('resident rows dotted with a vector (wasm gemv and the JS fallback) equal naive sums', () => {
     let s = 5;
-    const rnd = () => ((s = (s * 48271) % 2147483647) / 2147483647) - 0.5;
+    const rnd = () => (s = (s * 48271) % 2147483647) / 2147483647 - 0.5;
     for (const useWasm of [true, false]) {
       const rows = 5;
-      const p1 = 7, p2 = 10; // cols = 17: not a multiple of 4, exercises the padding
+      const p1 = 7,
+        p2 = 10; // cols = 17: not a multiple of 4, exercises the padding
       const R = new ResidentRows(rows, p1 + p2, useWasm);
       const data = Array.from({ length: rows }, () => [Float64Array.from({ length: p1 }, rnd), Float64Array.from({ length: p2 }, rnd)]);
       data.forEach((parts, i) => R.setRow(i, parts));

@@ -7,12 +7,21 @@ describe('planJobs: how a run splits into sweep jobs', () => {
     expect(planJobs(5)).toEqual([[0], [1], [2], [3], [4]]);
     expect(planJobs(7, { block: 3 })).toEqual([[0, 1, 2], [3, 4, 5], [6]]);
     expect(planJobs(0)).toEqual([]);
-    for (const [n, block] of [[1, 1], [10, 4], [13, 13], [13, 20]]) expect(planJobs(n, { block }).flat()).toEqual(Array.from({ length: n }, (_, i) => i));
+    for (const [n, block] of [
+      [1, 1],
+      [10, 4],
+      [13, 13],
+      [13, 20],
+    ])
+      expect(planJobs(n, { block }).flat()).toEqual(Array.from({ length: n }, (_, i) => i));
   });
 
   it('never splits a chain of episodes that carry state', () => {
     // Opinions community: 2 trajectories of 4 rounds each; the block size does not cut a chain.
-    expect(planJobs(8, { chainLength: 4, block: 1 })).toEqual([[0, 1, 2, 3], [4, 5, 6, 7]]);
+    expect(planJobs(8, { chainLength: 4, block: 1 })).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+    ]);
     expect(planJobs(5, { chainLength: 5 })).toEqual([[0, 1, 2, 3, 4]]);
     expect([0, 1, 3, 4, 5].map((i) => needsPrevious(i, 4))).toEqual([false, true, true, false, true]);
     expect(needsPrevious(3)).toBe(false);

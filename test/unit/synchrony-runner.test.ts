@@ -58,14 +58,30 @@ async function runAll(c: SynchronyConfig, models: ReturnType<typeof modelsOf>, n
   const plan = runner.plan(c);
   const out: Episode<SynchronyRecord>[] = [];
   for (let index = 0; index < plan.episodes; index++) {
-    out.push(await runner.runEpisode(c, { index, rng: episodeRng(c.seed, index), signal: new AbortController().signal, progress: (_f, n) => n && notes.push(n), models }));
+    out.push(
+      await runner.runEpisode(c, {
+        index,
+        rng: episodeRng(c.seed, index),
+        signal: new AbortController().signal,
+        progress: (_f, n) => n && notes.push(n),
+        models,
+      }),
+    );
   }
   return out;
 }
 
 describe('synchrony queue', () => {
   it('is scenarios × pairings × pairs × seeds × orders, with one group per scenario × pairing × pair', () => {
-    const c = config({ scenarios: ['s0', 's1'], pairingsPerScenario: 2, episodeSeeds: [0, 1, 2], pairs: [{ a: 'x', b: 'y' }, { a: 'y', b: 'y' }] });
+    const c = config({
+      scenarios: ['s0', 's1'],
+      pairingsPerScenario: 2,
+      episodeSeeds: [0, 1, 2],
+      pairs: [
+        { a: 'x', b: 'y' },
+        { a: 'y', b: 'y' },
+      ],
+    });
     const q = buildQueue(c, source);
     expect(q.length).toBe(2 * 2 * 2 * 3 * 2);
     expect(new Set(q.map((i) => i.group)).size).toBe(2 * 2 * 2);
@@ -143,20 +159,43 @@ describe('synchrony episodes', () => {
   });
 
   it('judges both agents with strict JSON and retries a bad answer', async () => {
-    const good = JSON.stringify(Object.fromEntries(['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal'].map((d) => [d, { score: 0, reason: 'ok' }])));
+    const good = JSON.stringify(
+      Object.fromEntries(
+        ['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal'].map((d) => [
+          d,
+          { score: 0, reason: 'ok' },
+        ]),
+      ),
+    );
     const judgeModel = fakeSyncModel({ id: 'judge-m', script: (p, call) => (p.startsWith('Rate how') ? (call === 0 ? 'not json' : good) : undefined) });
     const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 1, judge: { enabled: true, model: 'judge-m' } });
     const [e] = await runAll(c, modelsOf(fakeSyncModel(), judgeModel));
     const judges = e.records.filter((r) => r.kind === 'judge');
-    expect(judges.map((j) => [j.target, j.ok, j.attempts])).toEqual([['A', true, 2], ['B', true, 1]]);
+    expect(judges.map((j) => [j.target, j.ok, j.attempts])).toEqual([
+      ['A', true, 2],
+      ['B', true, 1],
+    ]);
     expect(judgeModel.calls[1].options.temperature).toBe(0.7);
   });
 
   it('writes records that fit the lab record schema: meta, turns (parsed or not) and judge rows', async () => {
     // The judge answers its first call (agent A of episode 0) and never again: judge rows with scores and with errors.
-    const good = JSON.stringify(Object.fromEntries(['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal'].map((d) => [d, { score: 0, reason: 'ok' }])));
+    const good = JSON.stringify(
+      Object.fromEntries(
+        ['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal'].map((d) => [
+          d,
+          { score: 0, reason: 'ok' },
+        ]),
+      ),
+    );
     const judgeModel = fakeSyncModel({ id: 'judge-m', script: (p, call) => (p.startsWith('Rate how') ? (call === 0 ? good : 'not json') : undefined) });
-    const c = config({ scenarios: ['s0', 's1'], pairingsPerScenario: 1, bothOrders: true, controls: { passiveReader: true }, judge: { enabled: true, model: 'judge-m' } });
+    const c = config({
+      scenarios: ['s0', 's1'],
+      pairingsPerScenario: 1,
+      bothOrders: true,
+      controls: { passiveReader: true },
+      judge: { enabled: true, model: 'judge-m' },
+    });
     const episodes = await runAll(c, modelsOf(fakeSyncModel({ script: (_p, call) => (call === 1 ? '   ' : undefined) }), judgeModel));
     expect(expectRecordsFit(synchronyRecord, episodes)).toEqual(['judge', 'meta', 'turn']);
     const judges = episodes.flatMap((e) => e.records.filter((r) => r.kind === 'judge'));
@@ -166,13 +205,22 @@ describe('synchrony episodes', () => {
 
   it('refuses to run without models, with a message that says so', async () => {
     const runner = createSynchronyRunner(source);
-    await expect(runner.runEpisode(config(), { index: 0, rng: episodeRng(1, 0), signal: new AbortController().signal, progress: () => {} })).rejects.toThrow(/needs loaded models/);
+    await expect(runner.runEpisode(config(), { index: 0, rng: episodeRng(1, 0), signal: new AbortController().signal, progress: () => {} })).rejects.toThrow(
+      /needs loaded models/,
+    );
   });
 });
 
 describe('synchrony analysis on a model whose states follow the dialogue', () => {
   it('finds real synchrony above the passive reader and above lag 5, with both directions and every relationship level', async () => {
-    const c = config({ scenarios: ['s0', 's1', 's2', 's3', 's4', 's5'], pairingsPerScenario: 2, bothOrders: false, episodeSeeds: [0, 1], controls: { passiveReader: true }, analysis: { alphaMode: 'fixed', lags: [1, 3, 5] } });
+    const c = config({
+      scenarios: ['s0', 's1', 's2', 's3', 's4', 's5'],
+      pairingsPerScenario: 2,
+      bothOrders: false,
+      episodeSeeds: [0, 1],
+      controls: { passiveReader: true },
+      analysis: { alphaMode: 'fixed', lags: [1, 3, 5] },
+    });
     const episodes = await runAll(c, modelsOf(fakeSyncModel()));
     const a = analyzeSynchrony(c, episodes);
     const by = Object.fromEntries(a.conditions.map((x) => [x.condition, x]));

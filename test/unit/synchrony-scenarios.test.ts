@@ -30,12 +30,24 @@ const S = BUNDLED_SCENARIO_SET;
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 
 const persona = (id: string, name: string): PersonaDef => ({
-  id, name, age: 40, occupation: 'potter', pronouns: 'she/her', publicInfo: 'Sells bowls at the market.',
-  personality: 'Calm; values craft.', decisionStyle: 'Decides slowly.', secret: 'Cannot stand clay dust.',
+  id,
+  name,
+  age: 40,
+  occupation: 'potter',
+  pronouns: 'she/her',
+  publicInfo: 'Sells bowls at the market.',
+  personality: 'Calm; values craft.',
+  decisionStyle: 'Decides slowly.',
+  secret: 'Cannot stand clay dust.',
 });
 const scenario = (id: string, pairings: [string, string][]): ScenarioDef => ({
-  id, title: 'Bowls', category: 'negotiation', text: 'Two potters share one kiln.', goals: ['Fire first.', 'Fire first too.'],
-  relationship: 2, pairings,
+  id,
+  title: 'Bowls',
+  category: 'negotiation',
+  text: 'Two potters share one kiln.',
+  goals: ['Fire first.', 'Fire first too.'],
+  relationship: 2,
+  pairings,
 });
 const small = (): ScenarioSet => ({
   personas: [persona('p-a', 'Ana Lopes'), persona('p-b', 'Bea Moss')],
@@ -74,7 +86,8 @@ describe('the bundled library', () => {
   });
 
   it('keeps persona and scenario text short', () => {
-    for (const p of S.personas) for (const k of ['publicInfo', 'personality', 'decisionStyle', 'secret'] as const) expect(p[k].length, `${p.id}.${k}`).toBeLessThanOrEqual(110);
+    for (const p of S.personas)
+      for (const k of ['publicInfo', 'personality', 'decisionStyle', 'secret'] as const) expect(p[k].length, `${p.id}.${k}`).toBeLessThanOrEqual(110);
     for (const s of S.scenarios) {
       expect(s.text.length, s.id).toBeLessThanOrEqual(200);
       for (const g of s.goals) expect(g.length, s.id).toBeLessThanOrEqual(120);
@@ -182,7 +195,12 @@ describe('validateScenarioSet refuses hostile or broken imports', () => {
 
   it('refuses dangling persona ids, self-pairings and duplicate pairings', () => {
     const a = small();
-    a.scenarios[0].pairings = [['p-a', 'ghost'], ['p-b', 'p-b'], ['p-a', 'p-b'], ['p-a', 'p-b']];
+    a.scenarios[0].pairings = [
+      ['p-a', 'ghost'],
+      ['p-b', 'p-b'],
+      ['p-a', 'p-b'],
+      ['p-a', 'p-b'],
+    ];
     const errs = errorsOf(a);
     expect(errs).toContainEqual({ path: 'scenarios[0].pairings[0][1]', message: 'no persona with id "ghost" in this set' });
     expect(errs.find((e) => e.path === 'scenarios[0].pairings[1]')?.message).toMatch(/paired with itself/);
@@ -207,7 +225,8 @@ describe('validateScenarioSet refuses hostile or broken imports', () => {
     a.personas[1].name = '   ';
     a.scenarios[0].id = 'has space';
     const paths = errorsOf(a).map((e) => e.path);
-    for (const p of ['scenarios[0].category', 'scenarios[0].relationship', 'scenarios[0]', 'personas[0].age', 'personas[1].name', 'scenarios[0].id']) expect(paths).toContain(p);
+    for (const p of ['scenarios[0].category', 'scenarios[0].relationship', 'scenarios[0]', 'personas[0].age', 'personas[1].name', 'scenarios[0].id'])
+      expect(paths).toContain(p);
     expect(errorsOf([])[0].path).toBe('(root)');
     expect(errorsOf(null)[0].path).toBe('(root)');
     expect(errorsOf({ personas: [], scenarios: [], format: 'other@1' })[0].path).toBe('format');
@@ -343,7 +362,8 @@ describe('librarySource (the runner’s scenario source)', () => {
 });
 
 describe('the editor operations (scenarios/edit.ts)', async () => {
-  const { duplicateScenario, importInto, newPersona, newScenario, putPersona, putScenario, removeScenario, uniqueId } = await import('../../src/labs/synchrony/scenarios/edit');
+  const { duplicateScenario, importInto, newPersona, newScenario, putPersona, putScenario, removeScenario, uniqueId } =
+    await import('../../src/labs/synchrony/scenarios/edit');
 
   it('picks unique ids', () => {
     expect(uniqueId('a', new Set())).toBe('a');

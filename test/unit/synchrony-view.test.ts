@@ -72,10 +72,13 @@ describe('latestOnly', () => {
   it('reports errors and keeps going', async () => {
     const errors: unknown[] = [];
     const seen: number[] = [];
-    const t = latestOnly<number>(async (x) => {
-      seen.push(x);
-      if (x === 1) throw new Error('boom');
-    }, (e) => errors.push(e));
+    const t = latestOnly<number>(
+      async (x) => {
+        seen.push(x);
+        if (x === 1) throw new Error('boom');
+      },
+      (e) => errors.push(e),
+    );
     t.push(1);
     t.push(2);
     await t.idle();
@@ -84,10 +87,14 @@ describe('latestOnly', () => {
   });
   it('paces reruns by the time a job took, and an urgent push skips the pause', async () => {
     const startedAt: number[] = [];
-    const t = latestOnly<number>(async () => {
-      startedAt.push(Date.now());
-      await new Promise((r) => setTimeout(r, 40));
-    }, undefined, { idleRatio: 2, maxWaitMs: 1_000 });
+    const t = latestOnly<number>(
+      async () => {
+        startedAt.push(Date.now());
+        await new Promise((r) => setTimeout(r, 40));
+      },
+      undefined,
+      { idleRatio: 2, maxWaitMs: 1_000 },
+    );
     t.push(1);
     t.push(2);
     await t.idle();
@@ -127,11 +134,41 @@ describe('latestOnly', () => {
   });
 });
 
-const meta = { kind: 'meta', scenarioId: 's1', scenarioTitle: 'Sharing a car', pairing: 0, seed: 3, first: 'B', relationship: 3, modelA: 'tiny-social', modelB: 'tiny-social', pairIndex: 0, group: 7, names: { A: 'Ana', B: 'Ben' } };
-const turn = (t: number, speaker: string, text: string, extra: Record<string, unknown> = {}) => ({ kind: 'turn', turn: t, speaker, text, parsed: true, leaves: false, promptTokens: 10, newTokens: 5, ms: 12, ...extra });
+const meta = {
+  kind: 'meta',
+  scenarioId: 's1',
+  scenarioTitle: 'Sharing a car',
+  pairing: 0,
+  seed: 3,
+  first: 'B',
+  relationship: 3,
+  modelA: 'tiny-social',
+  modelB: 'tiny-social',
+  pairIndex: 0,
+  group: 7,
+  names: { A: 'Ana', B: 'Ben' },
+};
+const turn = (t: number, speaker: string, text: string, extra: Record<string, unknown> = {}) => ({
+  kind: 'turn',
+  turn: t,
+  speaker,
+  text,
+  parsed: true,
+  leaves: false,
+  promptTokens: 10,
+  newTokens: 5,
+  ms: 12,
+  ...extra,
+});
 const episode = (index: number): Episode => ({
   index,
-  records: [meta, turn(1, 'A', 'Sure.'), turn(0, 'B', 'Hello <b>there</b>'), turn(2, 'B', '', { parsed: false, parseError: 'empty reply' }), turn(3, 'A', 'I leave now.', { leaves: true })],
+  records: [
+    meta,
+    turn(1, 'A', 'Sure.'),
+    turn(0, 'B', 'Hello <b>there</b>'),
+    turn(2, 'B', '', { parsed: false, parseError: 'empty reply' }),
+    turn(3, 'A', 'I leave now.', { leaves: true }),
+  ],
   tensors: { statesA: { dtype: 'F32', shape: [2, 2, 3], data: new Float32Array(12).fill(index) } },
 });
 
@@ -151,7 +188,14 @@ describe('transcript rows', () => {
     expect(episodeLabel(episode(4))).toBe('Episode 5: Sharing a car · Ana & Ben · seed 3 · B first · tiny-social');
   });
   it('survives records with missing or wrong-typed fields', () => {
-    const tr = transcriptOf({ index: 2, records: [{ kind: 'turn', speaker: 7, text: 42 }, { kind: 'meta', names: null, relationship: 'x' }], tensors: {} });
+    const tr = transcriptOf({
+      index: 2,
+      records: [
+        { kind: 'turn', speaker: 7, text: 42 },
+        { kind: 'meta', names: null, relationship: 'x' },
+      ],
+      tensors: {},
+    });
     expect(tr.rows[0]).toMatchObject({ speaker: 'A', name: 'A', text: '', parsed: true });
     expect(tr.relationship).toBe('unknown');
     expect(episodeLabel({ index: 0, records: [], tensors: {} })).toBe('Episode 1');
@@ -174,7 +218,14 @@ const analysis = (pair: string, perf: SynchronyAnalysis['performance'] = []): Sy
   alpha: 0.1,
   splitSeeds: [0, 1, 2],
   episodes: 6,
-  conditions: [cond('lag5', 'lag 5', 0.05), cond('real', 'real', 0.4), cond('passive', 'passive reader', 0.2), cond('lag3', 'lag 3', null, ['too few samples']), cond('rel3', 'friends', 0.3), cond('rel0', 'strangers', 0.1)],
+  conditions: [
+    cond('lag5', 'lag 5', 0.05),
+    cond('real', 'real', 0.4),
+    cond('passive', 'passive reader', 0.2),
+    cond('lag3', 'lag 3', null, ['too few samples']),
+    cond('rel3', 'friends', 0.3),
+    cond('rel0', 'strangers', 0.1),
+  ],
   performance: perf,
   parse: { turns: 10, failed: 1 },
 });
@@ -226,7 +277,11 @@ describe('bring your own data', () => {
   const enc = (s: string) => new TextEncoder().encode(s);
 
   it('reads the sync safetensors format', () => {
-    const bytes = writeSafetensors({ source: { shape: [n, 2, 3], data: src }, target: { shape: [n, 3, 2], data: tgt }, group: { shape: [n], data: BigInt64Array.from(group, BigInt) } });
+    const bytes = writeSafetensors({
+      source: { shape: [n, 2, 3], data: src },
+      target: { shape: [n, 3, 2], data: tgt },
+      group: { shape: [n], data: BigInt64Array.from(group, BigInt) },
+    });
     const s = syncInputFromFiles([{ name: 'states.safetensors', bytes }]);
     expect([s.source.n, s.source.L, s.source.H, s.target.L, s.target.H, s.groups]).toEqual([n, 2, 3, 3, 2, 4]);
     expect(Array.from(s.group)).toEqual(Array.from(group));
@@ -256,9 +311,32 @@ describe('bring your own data', () => {
     };
     bad([{ name: 'x.safetensors', bytes: new Uint8Array([255, 255, 255, 255, 255, 255, 255, 255, 1]) }], /x\.safetensors: safetensors: header length/);
     bad([{ name: 'x.safetensors', bytes: writeSafetensors({ a: { shape: [1], data: new Float32Array(1) } }) }], /needs tensors "source" and "target"/);
-    bad([{ name: 'x.safetensors', bytes: writeSafetensors({ source: { shape: [n, 2, 3], data: src }, target: { shape: [n, 3, 2], data: tgt } }) }], /"group" ids are missing/);
-    bad([{ name: 'x.safetensors', bytes: writeSafetensors({ source: { shape: [n, 2, 3], data: src }, target: { shape: [n, 3, 2], data: tgt }, group: { shape: [n], data: new Int32Array(n) } }) }], /at least 2 groups/);
-    bad([{ name: 'x.safetensors', bytes: writeSafetensors({ source: { shape: [n, 6], data: src }, target: { shape: [n, 3, 2], data: tgt }, group: { shape: [n], data: group } }) }], /must be \[n, L, H\]/);
+    bad(
+      [{ name: 'x.safetensors', bytes: writeSafetensors({ source: { shape: [n, 2, 3], data: src }, target: { shape: [n, 3, 2], data: tgt } }) }],
+      /"group" ids are missing/,
+    );
+    bad(
+      [
+        {
+          name: 'x.safetensors',
+          bytes: writeSafetensors({
+            source: { shape: [n, 2, 3], data: src },
+            target: { shape: [n, 3, 2], data: tgt },
+            group: { shape: [n], data: new Int32Array(n) },
+          }),
+        },
+      ],
+      /at least 2 groups/,
+    );
+    bad(
+      [
+        {
+          name: 'x.safetensors',
+          bytes: writeSafetensors({ source: { shape: [n, 6], data: src }, target: { shape: [n, 3, 2], data: tgt }, group: { shape: [n], data: group } }),
+        },
+      ],
+      /must be \[n, L, H\]/,
+    );
     bad([{ name: 'source.npy', bytes: enc('not numpy at all') }], /source\.npy: npy: not a \.npy file/);
     const truncated = writeNpy(src, [n, 2, 3]).slice(0, 150);
     bad([{ name: 'source.npy', bytes: truncated }], /needs 192 bytes but the file holds/);
@@ -292,7 +370,10 @@ describe('bring your own data', () => {
 describe('exports', () => {
   it('writes episodes as JSONL and states under ep<k>/<name>', () => {
     const eps = [episode(1), episode(0)];
-    const lines = episodesJsonl(eps).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = episodesJsonl(eps)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(10);
     expect(lines[0]).toMatchObject({ episode: 0, kind: 'meta' });
     expect(lines[5]).toMatchObject({ episode: 1, kind: 'meta' });
@@ -347,7 +428,11 @@ describe('sync-format samples export', () => {
       const input = syncInputFromFiles([{ name: 's.safetensors', bytes: out.bytes }]);
       const dir = from === 'A' ? real.ab! : real.ba!;
       // The analysis may choose α by cross-validation; the samples must give its numbers at the α it used.
-      const r = syncR2(input.source, input.target, input.group, { alpha: dir.alpha ?? config.analysis.alpha, splitSeeds: config.analysis.splitSeeds, testFraction: config.analysis.testFraction });
+      const r = syncR2(input.source, input.target, input.group, {
+        alpha: dir.alpha ?? config.analysis.alpha,
+        splitSeeds: config.analysis.splitSeeds,
+        testFraction: config.analysis.testFraction,
+      });
       expect(out.n).toBe(dir.n);
       expect(r.syncR2).toBeCloseTo(dir.syncR2, 12);
       expect(Array.from(r.r2)).toEqual(dir.grid.map((v) => expect.closeTo(v, 12)));

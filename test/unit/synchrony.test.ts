@@ -6,9 +6,25 @@ import { CancelledError } from '../../src/core/cancel';
 import { buildLagSamples, chooseAlphaGroupedCV, groupedSplit, summariseSync, syncR2, syncR2Both, type EpisodeRecord } from '../../src/core/synchrony';
 
 interface RidgeCase {
-  name: string; n: number; LA: number; HA: number; LB: number; HB: number; alpha: number; topK: number;
-  source: number[]; target: number[]; group: number[]; masks: number[][];
-  r2PerSplit: number[][]; r2: number[]; best: number[]; syncR2: number; syncR2Unclamped: number; syncR2TopK: number; se: number;
+  name: string;
+  n: number;
+  LA: number;
+  HA: number;
+  LB: number;
+  HB: number;
+  alpha: number;
+  topK: number;
+  source: number[];
+  target: number[];
+  group: number[];
+  masks: number[][];
+  r2PerSplit: number[][];
+  r2: number[];
+  best: number[];
+  syncR2: number;
+  syncR2Unclamped: number;
+  syncR2TopK: number;
+  se: number;
 }
 const cases: RidgeCase[] = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/compute/ridge.json'), 'utf8'));
 

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 
 /** Shared field builders, so every lab spells seeds, model ids and probabilities the same way. */
-export const seedField = () => z.number().int().min(0).max(2 ** 32 - 1).default(1).describe('Seed for every random draw of the run');
+export const seedField = () =>
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .default(1)
+    .describe('Seed for every random draw of the run');
 
 /** A registry id ("tiny-social") or a hub id ("HuggingFaceTB/SmolLM2-135M-Instruct"); nothing else. */
 export const modelIdField = (fallback = 'tiny-social') =>

@@ -84,7 +84,8 @@ export function decodeLinkPayload(payload: string, labs: readonly LabDefinition[
   if (typeof env.lab !== 'string') return fail('lab', 'the link does not say which lab it is for');
   const def = labs.find((d) => d.name === env.lab);
   if (!def) return fail('lab', `unknown lab "${env.lab.slice(0, 40)}"; this app has ${labs.map((d) => d.name).join(', ')}`);
-  if (routeLab !== undefined && routeLab !== def.name) return fail('lab', `the link's address is for "${routeLab.slice(0, 40)}" but its config is for "${def.name}"`);
+  if (routeLab !== undefined && routeLab !== def.name)
+    return fail('lab', `the link's address is for "${routeLab.slice(0, 40)}" but its config is for "${def.name}"`);
   if (typeof env.v !== 'number') return fail('version', 'the link has no schema version');
   const result = validateConfig(def, env.config, env.v);
   if (!result.ok) return result;

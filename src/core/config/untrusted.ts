@@ -7,7 +7,8 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * Markup and script URLs have no place in a lab config. Svelte never renders config text as HTML, but a link
  * carrying them is an attack or a corruption either way, so it is refused rather than silently accepted.
  */
-const ACTIVE_CONTENT = /<\s*\/?\s*(script|img|iframe|svg|object|embed|style|link|meta|a|body|html|math|form|input|video|audio|base)\b|javascript\s*:|vbscript\s*:|data\s*:\s*text\/html|\bon[a-z]+\s*=/i;
+const ACTIVE_CONTENT =
+  /<\s*\/?\s*(script|img|iframe|svg|object|embed|style|link|meta|a|body|html|math|form|input|video|audio|base)\b|javascript\s*:|vbscript\s*:|data\s*:\s*text\/html|\bon[a-z]+\s*=/i;
 
 const MAX_DEPTH = 32;
 

@@ -11,7 +11,12 @@ export function migrate(def: LabDefinition, raw: Record<string, unknown>, fromVe
   if (fromVersion > def.version) {
     return {
       ok: false,
-      errors: [{ path: 'version', message: `this link was made by a newer version of the ${def.title} lab (schema v${fromVersion}; this app knows up to v${def.version}). Update the app to open it.` }],
+      errors: [
+        {
+          path: 'version',
+          message: `this link was made by a newer version of the ${def.title} lab (schema v${fromVersion}; this app knows up to v${def.version}). Update the app to open it.`,
+        },
+      ],
     };
   }
   let config = raw;

@@ -34,7 +34,10 @@ function parseHide(v: string | null, errors: FieldError[]): { hideSettings: bool
   if (v === ALL_SETTINGS) return { hideSettings: true, hiddenGroups: [] };
   const names = v.split(',');
   if (names.length > MAX_GROUPS || !names.every((n) => GROUP_ID.test(n))) {
-    errors.push({ path: 'hide', message: `the link's "hide" option is "${v.slice(0, 20)}"; it can be "settings" or a comma-separated list of settings groups, so it was ignored` });
+    errors.push({
+      path: 'hide',
+      message: `the link's "hide" option is "${v.slice(0, 20)}"; it can be "settings" or a comma-separated list of settings groups, so it was ignored`,
+    });
     return { hideSettings: false, hiddenGroups: [] };
   }
   return { hideSettings: false, hiddenGroups: [...new Set(names)] };
@@ -51,7 +54,8 @@ export function parseViewOptions(params: URLSearchParams): { options: ViewOption
     return false;
   };
   const preset = params.get('preset');
-  if (preset !== null && !PRESET_ID.test(preset)) errors.push({ path: 'preset', message: 'the link names a preset that is not a valid preset id, so it was ignored' });
+  if (preset !== null && !PRESET_ID.test(preset))
+    errors.push({ path: 'preset', message: 'the link names a preset that is not a valid preset id, so it was ignored' });
   return {
     options: {
       preset: preset !== null && PRESET_ID.test(preset) ? preset : null,
@@ -69,7 +73,13 @@ export function viewOptionsQuery(options: ViewOptions): string {
   const parts: string[] = [];
   if (options.preset !== null && PRESET_ID.test(options.preset)) parts.push(`preset=${options.preset}`);
   if (options.hideSettings) parts.push(`hide=${ALL_SETTINGS}`);
-  else if (options.hiddenGroups.length) parts.push(`hide=${options.hiddenGroups.filter((g) => GROUP_ID.test(g)).slice(0, MAX_GROUPS).join(',')}`);
+  else if (options.hiddenGroups.length)
+    parts.push(
+      `hide=${options.hiddenGroups
+        .filter((g) => GROUP_ID.test(g))
+        .slice(0, MAX_GROUPS)
+        .join(',')}`,
+    );
   if (options.locked) parts.push(`lock=${FLAGS.lock}`);
   if (options.autorun) parts.push(`run=${FLAGS.run}`);
   if (options.presenter) parts.push(`big=${FLAGS.big}`);

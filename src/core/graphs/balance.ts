@@ -34,8 +34,7 @@ export interface UnsatisfiedResult {
 /** Count of unsatisfied edges under a 2-colouring. */
 export function unsatisfiedCount(g: SignedGraph, c: ArrayLike<number>): number {
   let u = 0;
-  for (let i = 0; i < g.n; i++)
-    for (let p = g.rowPtr[i]; p < g.rowPtr[i + 1]; p++) if (g.col[p] > i && g.sign[p] * c[i] * c[g.col[p]] < 0) u++;
+  for (let i = 0; i < g.n; i++) for (let p = g.rowPtr[i]; p < g.rowPtr[i + 1]; p++) if (g.col[p] > i && g.sign[p] * c[i] * c[g.col[p]] < 0) u++;
   return u;
 }
 

@@ -26,28 +26,48 @@ export function randomSigned(n: number, opts: RandomSignedOptions, rng: Rng): Si
     }
   pairs.sort((x, y) => y.a - x.a);
   const budget = Math.min(Math.max(0, Math.floor(opts.budget)), pairs.length);
-  return fromEdges(n, pairs.slice(0, budget).map((p) => [p.i, p.j, p.s] as [number, number, number]), 'random');
+  return fromEdges(
+    n,
+    pairs.slice(0, budget).map((p) => [p.i, p.j, p.s] as [number, number, number]),
+    'random',
+  );
 }
 
 /** Periodic L×L lattice whose node r·L + c links to the neighbours at the given (row, column) offsets. */
 function periodicLattice(side: number, offsets: readonly (readonly [number, number])[], sign: number, kind: string): SignedGraph {
   const edges: [number, number, number][] = [];
   for (let r = 0; r < side; r++)
-    for (let c = 0; c < side; c++)
-      for (const [dr, dc] of offsets) edges.push([r * side + c, ((r + dr) % side) * side + ((c + dc) % side), sign]);
+    for (let c = 0; c < side; c++) for (const [dr, dc] of offsets) edges.push([r * side + c, ((r + dr) % side) * side + ((c + dc) % side), sign]);
   return fromEdges(side * side, edges, kind);
 }
 
 /** L×L square lattice, 4 neighbours, periodic, all friendly. Node id = r·L + c. */
 export function squareLattice(side: number, sign = 1): SignedGraph {
-  const g = periodicLattice(side, [[0, 1], [1, 0]], sign, 'square');
+  const g = periodicLattice(
+    side,
+    [
+      [0, 1],
+      [1, 0],
+    ],
+    sign,
+    'square',
+  );
   if (side >= 3) g.side = side;
   return g;
 }
 
 /** L×L triangular lattice (square lattice plus one diagonal), 6 neighbours, periodic, all friendly. */
 export function triangularLattice(side: number, sign = 1): SignedGraph {
-  return periodicLattice(side, [[0, 1], [1, 0], [1, 1]], sign, 'triangular');
+  return periodicLattice(
+    side,
+    [
+      [0, 1],
+      [1, 0],
+      [1, 1],
+    ],
+    sign,
+    'triangular',
+  );
 }
 
 export interface LowRankOptions {

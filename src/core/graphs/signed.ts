@@ -53,15 +53,13 @@ export function fromDense(n: number, J: ArrayLike<number>, kind?: string): Signe
 
 export function toDense(g: SignedGraph): Int8Array {
   const J = new Int8Array(g.n * g.n);
-  for (let i = 0; i < g.n; i++)
-    for (let p = g.rowPtr[i]; p < g.rowPtr[i + 1]; p++) J[i * g.n + g.col[p]] = g.sign[p];
+  for (let i = 0; i < g.n; i++) for (let p = g.rowPtr[i]; p < g.rowPtr[i + 1]; p++) J[i * g.n + g.col[p]] = g.sign[p];
   return J;
 }
 
 export function edgeList(g: SignedGraph): [number, number, number][] {
   const out: [number, number, number][] = [];
-  for (let i = 0; i < g.n; i++)
-    for (let p = g.rowPtr[i]; p < g.rowPtr[i + 1]; p++) if (g.col[p] > i) out.push([i, g.col[p], g.sign[p]]);
+  for (let i = 0; i < g.n; i++) for (let p = g.rowPtr[i]; p < g.rowPtr[i + 1]; p++) if (g.col[p] > i) out.push([i, g.col[p], g.sign[p]]);
   return out;
 }
 

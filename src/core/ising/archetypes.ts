@@ -31,15 +31,17 @@ export function conviction(o: ArrayLike<number>, n: number): Float64Array {
 }
 
 /** F_i = Σ_t 1[s_i(t) ≠ s_i(t+1)] and the archetype it implies (0 Frozen, 1 Switcher, 2 Intermittent, >2 Oscillator). */
-export function individualArchetypes(states: ArrayLike<number>, n: number): {
+export function individualArchetypes(
+  states: ArrayLike<number>,
+  n: number,
+): {
   switches: Int32Array;
   labels: IndividualArchetype[];
   counts: Record<IndividualArchetype, number>;
 } {
   const T1 = states.length / n;
   const switches = new Int32Array(n);
-  for (let t = 0; t + 1 < T1; t++)
-    for (let i = 0; i < n; i++) if (Math.sign(states[t * n + i]) !== Math.sign(states[(t + 1) * n + i])) switches[i]++;
+  for (let t = 0; t + 1 < T1; t++) for (let i = 0; i < n; i++) if (Math.sign(states[t * n + i]) !== Math.sign(states[(t + 1) * n + i])) switches[i]++;
   const labels = Array.from(switches, (f) => INDIVIDUAL_ARCHETYPES[Math.min(f, 3)]);
   const counts = { Frozen: 0, Switcher: 0, Intermittent: 0, Oscillator: 0 };
   for (const l of labels) counts[l]++;
@@ -81,9 +83,15 @@ export function regimes(groups: ReadonlyArray<{ n: number; c: number }>): {
   convictionThreshold: number;
   medianAbsNet: number;
 } {
-  const cq = quantile(groups.map((g) => g.c), 1 / 3);
+  const cq = quantile(
+    groups.map((g) => g.c),
+    1 / 3,
+  );
   const committed = groups.filter((g) => !(g.c < cq));
-  const med = quantile(committed.map((g) => Math.abs(g.n)), 0.5);
+  const med = quantile(
+    committed.map((g) => Math.abs(g.n)),
+    0.5,
+  );
   const labels = groups.map((g): Regime => (g.c < cq ? 'indifference' : Math.abs(g.n) <= med ? 'polarization' : 'consensus'));
   return { labels, convictionThreshold: cq, medianAbsNet: med };
 }

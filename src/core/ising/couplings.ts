@@ -85,13 +85,7 @@ export function covariates(g: SignedGraph, kind: CouplingKind, s: ArrayLike<numb
 }
 
 /** h_i = Σ_k β_k a_ik + g_i at state s. */
-export function localFields(
-  g: SignedGraph,
-  c: Couplings,
-  fields: ArrayLike<number> | number,
-  s: ArrayLike<number>,
-  yTrue = 1,
-): Float64Array {
+export function localFields(g: SignedGraph, c: Couplings, fields: ArrayLike<number> | number, s: ArrayLike<number>, yTrue = 1): Float64Array {
   const [wFT, wFF, wUT, wUF] = effectiveWeights(c);
   const h = new Float64Array(g.n);
   const { rowPtr, col, sign } = g;

@@ -80,10 +80,7 @@ export function buildDesign(episodes: readonly Episode[], kind: CouplingKind | '
       }
     }
   }
-  const names = [
-    ...(kind === null ? [] : kind === 'meanField' ? ['betaMF'] : COUPLING_NAMES[kind]),
-    ...Array.from({ length: F }, (_, f) => `w${f}`),
-  ];
+  const names = [...(kind === null ? [] : kind === 'meanField' ? ['betaMF'] : COUPLING_NAMES[kind]), ...Array.from({ length: F }, (_, f) => `w${f}`)];
   return { rows, cols, X, y, prev, names, couplingCols: K, featureCols: F };
 }
 

@@ -178,12 +178,7 @@ export function fieldFeatures(p: ArrayLike<number>, n: number, q: ArrayLike<numb
   return { features: out, featureCount: F };
 }
 
-export const FIELD_FEATURE_NAMES = [
-  'bias',
-  'p1', 'p2', 'p3',
-  'q1', 'q2', 'q3',
-  'p1q1', 'p1q2', 'p1q3', 'p2q1', 'p2q2', 'p2q3', 'p3q1', 'p3q2', 'p3q3',
-];
+export const FIELD_FEATURE_NAMES = ['bias', 'p1', 'p2', 'p3', 'q1', 'q2', 'q3', 'p1q1', 'p1q2', 'p1q3', 'p2q1', 'p2q2', 'p2q3', 'p3q1', 'p3q2', 'p3q3'];
 
 export interface EmbeddingFeatures {
   personaPca: PcaModel;

@@ -185,4 +185,3 @@ export function fieldsFor(e: Episode, field: FieldMode, w: ArrayLike<number>): F
   }
   return g;
 }
-

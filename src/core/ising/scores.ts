@@ -28,10 +28,10 @@ export function emptyAccuracy(): Accuracy {
 export function accumulate(acc: Accuracy, prev: ArrayLike<number>, next: ArrayLike<number>, pred: ArrayLike<number>): Accuracy {
   for (let i = 0; i < next.length; i++) {
     const up = next[i] > 0;
-    const flip = (prev[i] > 0) !== up;
+    const flip = prev[i] > 0 !== up;
     const g = flip ? (up ? acc.groups.flipUp : acc.groups.flipDown) : up ? acc.groups.stayUp : acc.groups.stayDown;
     g.n++;
-    if ((pred[i] > 0) === up) g.correct++;
+    if (pred[i] > 0 === up) g.correct++;
   }
   const gs = Object.values(acc.groups).filter((g) => g.n > 0);
   acc.total = gs.reduce((a, g) => a + g.n, 0);

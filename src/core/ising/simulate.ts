@@ -215,12 +215,7 @@ export function simulateGlauber(
 }
 
 /** Deterministic rollout s(t+1) = sign(h(s(t))); h = 0 keeps the current spin. */
-export function rolloutSign(
-  g: SignedGraph,
-  params: Pick<GlauberParams, 'couplings' | 'fields' | 'yTrue'>,
-  s0: ArrayLike<number>,
-  steps: number,
-): Int8Array {
+export function rolloutSign(g: SignedGraph, params: Pick<GlauberParams, 'couplings' | 'fields' | 'yTrue'>, s0: ArrayLike<number>, steps: number): Int8Array {
   const n = g.n;
   const out = new Int8Array((steps + 1) * n);
   for (let i = 0; i < n; i++) out[i] = s0[i] > 0 ? 1 : -1;
@@ -299,7 +294,7 @@ function asyncStep(rs: Int32Array, cur: Int8Array, nxt: Int8Array, L: Law, logKe
   const n = cur.length;
   let delta = 0;
   let updates = 0;
-  for (let i = Math.floor(Math.log((sfc32(rs) + 1) / TWO32) / logKeep); i < n; ) {
+  for (let i = Math.floor(Math.log((sfc32(rs) + 1) / TWO32) / logKeep); i < n;) {
     const v = sfc32(rs) < threshold(i, cur, L) ? 1 : -1;
     delta += v - cur[i];
     nxt[i] = v;

@@ -16,8 +16,17 @@ import { modelFromFit, rolloutStochastic, type DynamicsModel } from './models';
 import { scoreOneStep, scoreRollout, type Accuracy } from './scores';
 import type { AdamOptions } from './optimize';
 import {
-  conviction, correctness, groupArchetype, individualArchetypes, netOpinion, regimes,
-  GROUP_ARCHETYPES, INDIVIDUAL_ARCHETYPES, type GroupArchetype, type IndividualArchetype, type Regime,
+  conviction,
+  correctness,
+  groupArchetype,
+  individualArchetypes,
+  netOpinion,
+  regimes,
+  GROUP_ARCHETYPES,
+  INDIVIDUAL_ARCHETYPES,
+  type GroupArchetype,
+  type IndividualArchetype,
+  type Regime,
 } from './archetypes';
 
 export type StudyModelKind = 'one' | 'three' | 'five' | 'eps';
@@ -101,7 +110,15 @@ export interface StudyResult {
   models: StudyModelKind[];
   seed: string;
   testFraction: number;
-  summary: { trajectories: number; questions: number; graphs: number; objective: number; agents: [number, number]; rounds: [number, number]; transitions: number };
+  summary: {
+    trajectories: number;
+    questions: number;
+    graphs: number;
+    objective: number;
+    agents: [number, number];
+    rounds: [number, number];
+    transitions: number;
+  };
   /** Every model fitted on all trajectories: the coefficients, and the law behind the rollouts below. */
   full: StudyFit[];
   splits: StudySplit[];
@@ -140,7 +157,11 @@ function holdOutCount(total: number, fraction: number): number {
 }
 
 /** The seeded splits: trajectory indices of train and test, or why a split cannot be made. */
-export function makeSplits(items: readonly StudyItem[], seed: number | string, testFraction = 0.25): { name: SplitName; train: number[]; test: number[]; heldOut: string[]; skipped?: string }[] {
+export function makeSplits(
+  items: readonly StudyItem[],
+  seed: number | string,
+  testFraction = 0.25,
+): { name: SplitName; train: number[]; test: number[]; heldOut: string[]; skipped?: string }[] {
   const idx = items.map((_, i) => i);
   const out: { name: SplitName; train: number[]; test: number[]; heldOut: string[]; skipped?: string }[] = [];
   if (items.length < 2) out.push({ name: 'in-distribution', train: idx, test: [], heldOut: [], skipped: 'needs at least two trajectories' });
@@ -197,7 +218,15 @@ export function* fitStudySteps(items: readonly StudyItem[], opts: StudyOptions):
   const testFraction = opts.testFraction ?? 0.25;
   const delta = opts.delta ?? 0.2;
   const R = Math.max(1, Math.floor(opts.rollouts ?? 10));
-  const adamOpts: AdamOptions = { lr: opts.lr, beta1: opts.beta1, beta2: opts.beta2, maxSteps: opts.maxSteps, plateauEvery: opts.plateauEvery, tol: opts.tol, l2: opts.l2 };
+  const adamOpts: AdamOptions = {
+    lr: opts.lr,
+    beta1: opts.beta1,
+    beta2: opts.beta2,
+    maxSteps: opts.maxSteps,
+    plateauEvery: opts.plateauEvery,
+    tol: opts.tol,
+    l2: opts.l2,
+  };
   const splitSpecs = makeSplits(items, opts.seed, testFraction);
   const runnable = splitSpecs.filter((s) => !s.skipped);
   const total = fitCount(models.length, runnable.length) + 1;
@@ -319,7 +348,12 @@ export function* fitStudySteps(items: readonly StudyItem[], opts: StudyOptions):
     full,
     splits,
     archetypes: { rollouts: R, observed, rollout },
-    regimes: { counts, convictionThreshold: reg.convictionThreshold, medianAbsNet: reg.medianAbsNet, rows: finals.map((f, i) => ({ ...f, regime: reg.labels[i] })) },
+    regimes: {
+      counts,
+      convictionThreshold: reg.convictionThreshold,
+      medianAbsNet: reg.medianAbsNet,
+      rows: finals.map((f, i) => ({ ...f, regime: reg.labels[i] })),
+    },
   };
   if (objective.length)
     result.correctness = {

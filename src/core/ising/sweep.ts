@@ -69,7 +69,10 @@ export function temperatureSweep(model: DynamicsModel, starts: readonly Episode[
   const chi = new Float64Array(temperatures.length);
   // An ε-form fit lives in tanh units: tanh(η) ⇔ σ(h) with h = 2η, so the sweep runs its Glauber equivalent.
   const k = model.link === 'eps' ? 2 : 1;
-  const couplings = couplingsFromVector(model.couplings.kind, couplingVector(model.couplings).map((v) => k * v));
+  const couplings = couplingsFromVector(
+    model.couplings.kind,
+    couplingVector(model.couplings).map((v) => k * v),
+  );
   const fields = starts.map((e) => fieldsFor(e, model.field, model.fieldWeights).map((v) => k * v));
   temperatures.forEach((T, k) => {
     let acc = 0;

@@ -186,7 +186,8 @@ function findState(ix: Index, k: number, L: number): TapSource | undefined {
   if (k === L) {
     // the builder's final norm, found by its node name when its weight has another name
     const node = ix.g.nodes.find((n) => n.name.startsWith(`/model/layers.${L}/final_norm_layernorm/`) && FUSED_SKIP_NORMS.has(n.opType));
-    if (node) return { state: k, style: 'fused', ...(node.outputs[3] ? { tensor: node.outputs[3] } : { sum: [node.inputs[0], node.inputs[1]] as [string, string] }) };
+    if (node)
+      return { state: k, style: 'fused', ...(node.outputs[3] ? { tensor: node.outputs[3] } : { sum: [node.inputs[0], node.inputs[1]] as [string, string] }) };
   }
   return undefined;
 }
@@ -213,7 +214,9 @@ export function detectTaps(topo: OnnxModelTopology, opts: TapOptions): TapPlan {
   if (new Set(keys).size !== keys.length) {
     throw new TapDetectionError(opts.modelName, `two layers resolved to the same tensor (${keys.join(', ')}); the layout is ambiguous.`);
   }
-  const norm = FINAL_NORM_WEIGHTS(L).map((w) => topo.graph.initializers.get(w)).find(Boolean);
+  const norm = FINAL_NORM_WEIGHTS(L)
+    .map((w) => topo.graph.initializers.get(w))
+    .find(Boolean);
   const hiddenSize = norm?.dims.length === 1 ? norm.dims[0] : undefined;
   const styles = [...new Set(sources.map((s) => s.style))];
   return { modelName: opts.modelName, numLayers: L, hiddenSize, sources, styles };

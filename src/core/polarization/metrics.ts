@@ -86,7 +86,11 @@ export function echoChamberTable(
 ): EchoTable {
   const W = o.window ?? 5;
   const tol = o.tol ?? 0.5;
-  const mk = (): Record<Radicality, EchoCell> => ({ moreModerate: { count: 0, meanChange: 0 }, same: { count: 0, meanChange: 0 }, moreRadical: { count: 0, meanChange: 0 } });
+  const mk = (): Record<Radicality, EchoCell> => ({
+    moreModerate: { count: 0, meanChange: 0 },
+    same: { count: 0, meanChange: 0 },
+    moreRadical: { count: 0, meanChange: 0 },
+  });
   const cells: Record<Side, Record<Radicality, EchoCell>> = { same: mk(), opposing: mk(), neutral: mk() };
   const records: EchoTable['records'] = [];
   const E = history.length - 1;

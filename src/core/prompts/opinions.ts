@@ -63,9 +63,7 @@ function questionText(q: OpinionQuestion): string {
 }
 
 function voteInstruction(q: OpinionQuestion): string {
-  return q.kind === 'objective'
-    ? 'Reply with one letter: A or B.'
-    : 'Do you agree or disagree? Reply with one word: Agree or Disagree.';
+  return q.kind === 'objective' ? 'Reply with one letter: A or B.' : 'Do you agree or disagree? Reply with one word: Agree or Disagree.';
 }
 
 /** Round t = 0: persona and question only, no reasoning. */
@@ -77,12 +75,7 @@ export function buildInitialVotePrompt(persona: OpinionPersona, q: OpinionQuesti
 export const INBOX_MAX_CHARS = 600;
 
 /** Round t >= 1: persona, question, and the latest messages from friendly and unfriendly neighbours. */
-export function buildInboxVotePrompt(
-  persona: OpinionPersona,
-  q: OpinionQuestion,
-  friendly: readonly string[],
-  unfriendly: readonly string[],
-): ChatMessage[] {
+export function buildInboxVotePrompt(persona: OpinionPersona, q: OpinionQuestion, friendly: readonly string[], unfriendly: readonly string[]): ChatMessage[] {
   const cap = (xs: readonly string[]): string => {
     const s = bulletList(xs);
     return s.length > INBOX_MAX_CHARS ? tail(s, INBOX_MAX_CHARS) : s;
@@ -118,10 +111,14 @@ export function buildStanceMessagePrompt(persona: OpinionPersona, q: OpinionQues
 const ADVERBS =
   '(?:(?:strongly|completely|fully|totally|somewhat|mostly|generally|absolutely|definitely|wholeheartedly|really|largely|firmly|entirely|still|also|actually|personally|respectfully|slightly|mildly|do|would|will|must|kind\\s+of|sort\\s+of|tend\\s+to|have\\s+to|can\\s+only|am\\s+going\\s+to)\\s+)*';
 const AGREE_I = new RegExp(`\\bi(?:'d|'ll)?\\s+${ADVERBS}(agree|disagree)\\b`, 'gi');
-const AGREE_NOT = /\bi\s+(?:do\s+not|don't|dont|would\s+not|wouldn't|can\s*not|can't|could\s+not|couldn't|will\s+not|won't)\s+(?:really\s+)?agree\b(?!\s+more)/gi;
+const AGREE_NOT =
+  /\bi\s+(?:do\s+not|don't|dont|would\s+not|wouldn't|can\s*not|can't|could\s+not|couldn't|will\s+not|won't)\s+(?:really\s+)?agree\b(?!\s+more)/gi;
 const AGREE_MORE = /\bi\s+(?:could\s+not|couldn't|can\s*not|can't)\s+agree\s+more\b/gi;
 const AGREE_LEAD = new RegExp(`^["'\\[(]*${ADVERBS}(agree|disagree|agreed)\\b`, 'i');
-const AGREE_LABEL = new RegExp(`\\b(?:answer|vote|choice|stance|response|position|decision)\\s*(?:is|would\\s+be|:|=|-)\\s*${ADVERBS}(agree|disagree)\\b`, 'gi');
+const AGREE_LABEL = new RegExp(
+  `\\b(?:answer|vote|choice|stance|response|position|decision)\\s*(?:is|would\\s+be|:|=|-)\\s*${ADVERBS}(agree|disagree)\\b`,
+  'gi',
+);
 const AGREE_ALSO = new RegExp(`(?:\\b(?:but|and|yet|or)|\\/)\\s*(?:i\\s+)?${ADVERBS}(agree|disagree)\\b`, 'gi');
 const AGREE_NEITHER = /\bneither\s+(?:\w+\s+)?agree\s+nor\s+disagree\b/i;
 const AGREE_PARTIAL = /\b(?:partially|partly|in\s+part|half)\s+(?:agree|disagree)\b/i;
@@ -148,14 +145,21 @@ function subjectiveVotes(text: string): Vote[] | null {
 const LETTER = "\\(?([AB])\\)?(?![\\w'])";
 const LETTER_CUES = [
   new RegExp(`\\b(?:answer|choice|option|vote|pick|selection)(?:\\s+(?:is|would\\s+be|will\\s+be)\\s*:?|\\s*[:=])\\s*(?:option\\s+)?${LETTER}`, 'gi'),
-  new RegExp(`\\bi(?:'ll|'d|\\s+will|\\s+would|\\s+shall)?\\s+(?:(?:have\\s+to|must)\\s+)?(?:choose|chose|pick|picked|select|go\\s+with|vote\\s+for|voted\\s+for|opt\\s+for|say|think\\s+it(?:'s|\\s+is))\\s+(?:option\\s+|answer\\s+)?${LETTER}`, 'gi'),
-  new RegExp(`\\bi(?:'m|\\s+am)\\s+(?:going\\s+with|going\\s+to\\s+(?:go\\s+with|choose|pick|say)|choosing|picking|voting\\s+for|selecting|sticking\\s+with)\\s+(?:option\\s+)?${LETTER}`, 'gi'),
+  new RegExp(
+    `\\bi(?:'ll|'d|\\s+will|\\s+would|\\s+shall)?\\s+(?:(?:have\\s+to|must)\\s+)?(?:choose|chose|pick|picked|select|go\\s+with|vote\\s+for|voted\\s+for|opt\\s+for|say|think\\s+it(?:'s|\\s+is))\\s+(?:option\\s+|answer\\s+)?${LETTER}`,
+    'gi',
+  ),
+  new RegExp(
+    `\\bi(?:'m|\\s+am)\\s+(?:going\\s+with|going\\s+to\\s+(?:go\\s+with|choose|pick|say)|choosing|picking|voting\\s+for|selecting|sticking\\s+with)\\s+(?:option\\s+)?${LETTER}`,
+    'gi',
+  ),
   new RegExp(`\\b(?:that|it|this)(?:'s|\\s+is|\\s+would\\s+be)\\s+(?:option\\s+|answer\\s+|choice\\s+)${LETTER}`, 'gi'),
   new RegExp(`(?:^|[^\\w])(?:option\\s+)?${LETTER}\\s+is\\s+(?:the\\s+)?(?:correct|right|best|true)\\b`, 'gi'),
   /\\boxed\{\s*(?:\\text\{\s*)?([AB])\s*\}/g,
 ];
 const LETTER_ALTERNATIVES = /\b([AB])\)?\s*(?:or|\/|and|&)\s*(?:option\s+)?\(?([AB])\b/;
-const LETTER_LEAD = /^["']?(?:option\s+)?\(?([AaBb])\)?(?:[.!:)\]"']|\s*$|\s+(?:because|since|as|[-\u2013\u2014(]|\d)|\s+is\s+(?!not\b|incorrect|wrong|false))/i;
+const LETTER_LEAD =
+  /^["']?(?:option\s+)?\(?([AaBb])\)?(?:[.!:)\]"']|\s*$|\s+(?:because|since|as|[-\u2013\u2014(]|\d)|\s+is\s+(?!not\b|incorrect|wrong|false))/i;
 
 /** Every A/B a text states after a cue; with `lead`, also the letter that opens its first answer line. */
 function objectiveVotes(text: string, lead: string | null): Vote[] | null {

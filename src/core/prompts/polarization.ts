@@ -126,7 +126,12 @@ export function toStance(v: unknown, topic?: PolarizationTopic): StanceValue | n
   const lead = s.match(/^([+-]?\d)\s*(?:\(|=|:|\s)/);
   if (lead) return toStance(Number(lead[1]), topic);
   const levels = topic ? levelsOf(topic) : DEFAULT_LEVELS;
-  const label = (x: string) => x.replace(/favour/g, 'favor').replace(/[.!]+$/, '').replace(/\s+/g, ' ').trim();
+  const label = (x: string) =>
+    x
+      .replace(/favour/g, 'favor')
+      .replace(/[.!]+$/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
   for (const l of levels) if (label(l.label.toLowerCase()) === label(s)) return l.value;
   return null;
 }
@@ -307,7 +312,10 @@ export function parseMessage(raw: unknown): ParseResult<string> {
   if (refused) return fail(refused);
   const lines = r.value.split('\n');
   while (lines.length && (!lines[0].trim() || isIntroLine(lines[0]))) lines.shift();
-  const body = lines.join('\n').trim().replace(/^(?:my\s+)?(?:post|message)\s*:\s*/i, '');
+  const body = lines
+    .join('\n')
+    .trim()
+    .replace(/^(?:my\s+)?(?:post|message)\s*:\s*/i, '');
   const text = unquote(body.replace(/\s*\n+\s*/g, ' ').trim());
   if (!text) return fail('empty reply');
   const n = wordCount(text);

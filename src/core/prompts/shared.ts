@@ -42,7 +42,6 @@ export function renderChatML(messages: readonly ChatMessage[], addGenerationProm
   return s;
 }
 
-
 /** First non-empty line, trimmed. */
 export function firstLine(text: string): string {
   for (const line of text.split('\n')) {
@@ -55,8 +54,17 @@ export function firstLine(text: string): string {
 /** Strips one pair of matching surrounding quotes, markdown emphasis and code ticks. */
 export function unquote(s: string): string {
   let t = s.trim();
-  t = t.replace(/^\*\*(.*)\*\*$/, '$1').replace(/^\*(.*)\*$/, '$1').replace(/^`(.*)`$/, '$1').trim();
-  const pairs: [string, string][] = [['"', '"'], ["'", "'"], ['\u201c', '\u201d'], ['\u2018', '\u2019']];
+  t = t
+    .replace(/^\*\*(.*)\*\*$/, '$1')
+    .replace(/^\*(.*)\*$/, '$1')
+    .replace(/^`(.*)`$/, '$1')
+    .trim();
+  const pairs: [string, string][] = [
+    ['"', '"'],
+    ["'", "'"],
+    ['\u201c', '\u201d'],
+    ['\u2018', '\u2019'],
+  ];
   for (const [a, b] of pairs) {
     if (t.length >= 2 && t.startsWith(a) && t.endsWith(b)) return t.slice(a.length, t.length - b.length).trim();
   }
@@ -81,7 +89,8 @@ export function wordCount(text: string): number {
 /** Tokens after which a model's turn is over: the rest is a hallucinated next turn. */
 const END_OF_TURN = /<\|im_end\|>|<\|eot_id\|>|<end_of_turn>|<\|endoftext\|>|<\|end_of_text\|>|<\|end\|>|<\/s>/;
 /** Other chat control tokens a model may echo (a role name right after a start token goes with it). */
-const CONTROL = /<\|im_start\|>(?:assistant|user|system)?\n?|<start_of_turn>(?:model|user)?\n?|<\|start_header_id\|>\w*<\|end_header_id\|>\n?|<\|begin_of_text\|>|<bos>|<s>/g;
+const CONTROL =
+  /<\|im_start\|>(?:assistant|user|system)?\n?|<start_of_turn>(?:model|user)?\n?|<\|start_header_id\|>\w*<\|end_header_id\|>\n?|<\|begin_of_text\|>|<bos>|<s>/g;
 const THINK_BLOCK = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi;
 const THINK_OPEN = /<(?:think|thinking|reasoning)>/i;
 const THINK_CLOSE = /<\/(?:think|thinking|reasoning)>/gi;
@@ -129,7 +138,10 @@ export function replyText(raw: unknown): ParseResult<string> {
 
 /** Typographic quotes and apostrophes as ASCII, non-breaking spaces as spaces (for matching, not for kept text). */
 export function plainQuotes(s: string): string {
-  return s.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u00a0\u202f]/g, ' ');
+  return s
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[\u00a0\u202f]/g, ' ');
 }
 
 /**
@@ -200,7 +212,8 @@ const AI_DISCLAIMER =
   /\b(?:as\s+an?\s+(?:ai|artificial\s+intelligence|(?:large\s+)?language\s+model|llm|chatbot|virtual\s+assistant)|i(?:'m|\s+am)\s+(?:just\s+|only\s+)?an?\s+(?:ai|artificial\s+intelligence|(?:large\s+)?language\s+model|chatbot|virtual\s+assistant))\b/i;
 const DECLINE =
   /\bi\s+(?:do\s+not|don't)\s+have\s+(?:personal\s+|my\s+own\s+|any\s+)?(?:opinions?|beliefs?|views?|preferences?|feelings?|stances?|money|experiences?)\b|\bi(?:'m|\s+am)\s+(?:not\s+able|unable)\s+to\s+(?:provide|give|share|express|form|offer|choose|pick|select|answer|participate|play|engage|write|help|assist|comply|evaluate|rate|judge)\b|\bi\s+(?:cannot|can't|can\s+not|won't|will\s+not)\s+(?:provide|give|share|express|form|offer|hold|choose|pick|select|answer|participate|play|engage|write|help|assist|comply|evaluate|rate|judge|continue|role-?play|fulfil+)\b(?!\s+(?:more|less|up|in|away|but|you\s+more|it\s+all|everything))|\bi(?:'m|\s+am)\s+sorry,?\s+but\s+i\b/i;
-const DECLINE_AT_START = /^(?:i(?:'m|\s+am)\s+sorry,?\s+(?:but\s+)?i\s+(?:can't|cannot|won't)|i\s+(?:can't|cannot|won't)\s+(?:help|assist|write|comply|create|do\s+that))\b/i;
+const DECLINE_AT_START =
+  /^(?:i(?:'m|\s+am)\s+sorry,?\s+(?:but\s+)?i\s+(?:can't|cannot|won't)|i\s+(?:can't|cannot|won't)\s+(?:help|assist|write|comply|create|do\s+that))\b/i;
 
 /**
  * Why a reply declines the task instead of answering, or null. `answer` formats (a vote, a number, a word) refuse
@@ -238,8 +251,26 @@ export function agreed<T>(values: readonly T[], none: string): ParseResult<T> {
 // Numbers
 
 const SMALL_NUMBERS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
 };
 const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
 const FRACTION_WORDS: [RegExp, number][] = [
@@ -337,10 +368,15 @@ export function numberAt(s: string): NumberAt | null {
 
 /** The number a whole answer line is ("33", "Thirty-three.", "$0.40", "Half"), with what follows it; or null. */
 export function wholeNumber(line: string): { value: number; rest: string } | null {
-  const t = plainQuotes(line).trim().replace(/^["'([]+/, '');
+  const t = plainQuotes(line)
+    .trim()
+    .replace(/^["'([]+/, '');
   const n = numberAt(t);
   if (!n) return null;
-  const rest = t.slice(n.length).replace(/[\s"')\].!]+$/, '').trim();
+  const rest = t
+    .slice(n.length)
+    .replace(/[\s"')\].!]+$/, '')
+    .trim();
   return { value: n.value, rest };
 }
 
@@ -494,7 +530,11 @@ export function parseJsonObject(raw: unknown): ParseResult<Record<string, unknow
 
 /** A key of a model's JSON object, read as the lab writes it: case, spaces and hyphens ignored ("Social Rules"). */
 export function jsonField(o: Record<string, unknown>, ...names: string[]): unknown {
-  const norm = (k: string) => k.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const norm = (k: string) =>
+    k
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_');
   for (const n of names) if (Object.hasOwn(o, n)) return o[n];
   const want = new Set(names.map(norm));
   for (const [k, v] of Object.entries(o)) if (want.has(norm(k))) return v;

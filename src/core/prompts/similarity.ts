@@ -45,14 +45,13 @@ export function buildHintPrompt(word: string): ChatMessage[] {
 
 export function buildGuessPrompt(letter: string, hint: string): ChatMessage[] {
   const L = letter.toUpperCase();
-  return userPrompt(
-    `Someone is thinking of a word that starts with the letter ${L}. Their hint is "${hint}". Guess the word. Reply with one word only.`,
-  );
+  return userPrompt(`Someone is thinking of a word that starts with the letter ${L}. Their hint is "${hint}". Guess the word. Reply with one word only.`);
 }
 
 const WORD_LABEL =
   /^(?:(?:my|the|your)\s+)?(?:final\s+|one-word\s+|secret\s+)?(?:word|hint|guess|answer)(?:\s+(?:is|would\s+be|will\s+be)\s*:?|\s*[:=\u2013\u2014-])\s*/i;
-const WORD_OFFER = /^(?:how\s+about|what\s+about|let's\s+go\s+with|i'll\s+go\s+with|is\s+it|could\s+it\s+be|the\s+word\s+i(?:'m|\s+am)\s+thinking\s+of\s+is:?)\s+/i;
+const WORD_OFFER =
+  /^(?:how\s+about|what\s+about|let's\s+go\s+with|i'll\s+go\s+with|is\s+it|could\s+it\s+be|the\s+word\s+i(?:'m|\s+am)\s+thinking\s+of\s+is:?)\s+/i;
 
 /**
  * A single word (letters, apostrophes, hyphens) from the first answer line, after thinking, "Sure! Here's a word:",
@@ -67,7 +66,9 @@ export function parseSingleWord(raw: unknown): ParseResult<string> {
   if (selfCorrects(r.value)) return fail('the reply corrects itself: ambiguous');
   let line = leadLine(r.value).replace(WORD_LABEL, '').replace(WORD_OFFER, '');
   line = line.replace(/\s+\([^()]*\)\s*[.!]?$/, '').replace(/\s+[-\u2013\u2014]\s+.*$/, '');
-  line = unquote(line).replace(/[.!?,;:]+$/, '').trim();
+  line = unquote(line)
+    .replace(/[.!?,;:]+$/, '')
+    .trim();
   line = unquote(line);
   if (!line) return fail('no word');
   if (!/^[A-Za-z\u00C0-\u024F]+(?:['-][A-Za-z\u00C0-\u024F]+)*$/.test(line)) {
@@ -142,8 +143,11 @@ export interface PublicGoodsMove {
 
 /** An amount of the player's money: a number ("$40", "fifty"), "half" (of it), "all of it", "nothing". */
 function amountIn(text: string, wealth: number): { value: number } | 'vague' | null {
-  const t = plainQuotes(text).trim().replace(/^[\s"'(]+/, '');
-  if (/^(?:all(?:\s+of\s+it)?|everything|all\s+in|the\s+whole\s+amount|(?:all\s+)?my\s+(?:entire\s+)?(?:money|wealth))(?![\w-])/i.test(t)) return { value: wealth };
+  const t = plainQuotes(text)
+    .trim()
+    .replace(/^[\s"'(]+/, '');
+  if (/^(?:all(?:\s+of\s+it)?|everything|all\s+in|the\s+whole\s+amount|(?:all\s+)?my\s+(?:entire\s+)?(?:money|wealth))(?![\w-])/i.test(t))
+    return { value: wealth };
   if (/^(?:nothing|none)\b/i.test(t)) return { value: 0 };
   if (HEDGED_NUMBER.test(t)) return 'vague';
   const n = numberAt(t);
@@ -177,7 +181,8 @@ export function parsePublicGoods(raw: unknown, wealth: number): ParseResult<Publ
   for (const m of labelled) take(m[1]);
   if (labelled.length === 0) {
     const flat = plainQuotes(stripMarkdown(text));
-    for (const m of flat.matchAll(/\b(?:i(?:'ll|'d|\s+will|\s+would|\s+shall)?\s+contribute|contribution(?:\s+is)?)\s+/gi)) take(flat.slice(m.index + m[0].length));
+    for (const m of flat.matchAll(/\b(?:i(?:'ll|'d|\s+will|\s+would|\s+shall)?\s+contribute|contribution(?:\s+is)?)\s+/gi))
+      take(flat.slice(m.index + m[0].length));
   }
   if (vague) return fail('the amount is a range, a percentage or an estimate');
   if (amounts.length === 0) return fail('no "Contribution: <amount>" line');
@@ -205,9 +210,7 @@ export interface SplitDollarState {
 }
 
 export function buildSplitDollarPrompt(s: SplitDollarState): ChatMessage[] {
-  const past = (s.past ?? []).map(
-    (r, i) => `Round ${i + 1}: you asked ${r.mine.toFixed(2)}, partner asked ${r.theirs.toFixed(2)}.`,
-  );
+  const past = (s.past ?? []).map((r, i) => `Round ${i + 1}: you asked ${r.mine.toFixed(2)}, partner asked ${r.theirs.toFixed(2)}.`);
   return userPrompt(
     [
       `Split the dollar with a partner, round ${s.round} of ${s.rounds}. Each of you asks for a share of $1. If the two shares add up to 1 or less, each gets its share; otherwise both get nothing.`,
@@ -371,9 +374,7 @@ export const NOVELTY_TASKS: Record<NoveltyTask, { brief: string; final: string; 
 };
 
 export function buildBrainstormPrompt(task: NoveltyTask): ChatMessage[] {
-  return userPrompt(
-    `Brainstorm ideas for ${NOVELTY_TASKS[task].brief}. Reply with 3 short ideas, one per line, each starting with "- ".`,
-  );
+  return userPrompt(`Brainstorm ideas for ${NOVELTY_TASKS[task].brief}. Reply with 3 short ideas, one per line, each starting with "- ".`);
 }
 
 /** The final piece, from one brainstorm (solo) or the two brainstorms combined. */
@@ -426,7 +427,10 @@ export function parseFinalText(raw: unknown, task: NoveltyTask): ParseResult<str
   if (n < 3) return fail('too short');
   if (n > NOVELTY_TASKS[task].maxWords) return fail(`${n} words (at most ${NOVELTY_TASKS[task].maxWords})`);
   if (task === 'haiku') {
-    const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     if (lines.length !== 3) return fail(`a haiku needs 3 lines, got ${lines.length}`);
     return ok(lines.join('\n'));
   }

@@ -119,12 +119,7 @@ export function buildDialogueTurnPrompt(ep: SynchronyEpisode, viewer: 0 | 1, his
  * Passive-reader control: agent `viewer`'s recorded prompt with the act instructions replaced by a third person
  * reading the interaction; no partner-goal note, no leave instruction, no open cue.
  */
-export function buildPassiveReaderPrompt(
-  ep: SynchronyEpisode,
-  viewer: 0 | 1,
-  history: readonly Utterance[],
-  readerName: string,
-): ChatMessage[] {
+export function buildPassiveReaderPrompt(ep: SynchronyEpisode, viewer: 0 | 1, history: readonly Utterance[], readerName: string): ChatMessage[] {
   const a = ep.agents[0].persona.name;
   const b = ep.agents[1].persona.name;
   const parts = [
@@ -148,7 +143,10 @@ const LEAVE_RE = /\b(leave|leaves|leaving|left)\b/i;
  * (the seed checked the start or end of the utterance), and that sentence is not a question.
  */
 export function detectsLeaving(text: string): boolean {
-  const sentences = text.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter(Boolean);
+  const sentences = text
+    .split(/(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!sentences.length) return false;
   const cands = [sentences[0], sentences[sentences.length - 1]];
   return cands.some((s) => LEAVE_RE.test(s) && !s.endsWith('?'));
@@ -164,7 +162,10 @@ export function parseUtterance(raw: unknown, names: readonly string[] = []): Par
   if (!r.ok) return r;
   const refused = refusalIn(r.value, 'text');
   if (refused) return fail(refused);
-  const lines = r.value.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = r.value
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   while (lines.length > 1 && isIntroLine(lines[0])) lines.shift();
   let line = lines[0] ?? '';
   line = line.replace(/^turn\s+\d+\s*:\s*/i, '');
@@ -186,15 +187,7 @@ export function parseUtterance(raw: unknown, names: readonly string[] = []): Par
 // ---------------------------------------------------------------------------------------------------------------
 // Judge
 
-export const JUDGE_DIMENSIONS = [
-  'believability',
-  'relationship',
-  'knowledge',
-  'secret',
-  'social_rules',
-  'financial_and_material_benefits',
-  'goal',
-] as const;
+export const JUDGE_DIMENSIONS = ['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal'] as const;
 export type JudgeDimension = (typeof JUDGE_DIMENSIONS)[number];
 
 export const JUDGE_RANGES: Record<JudgeDimension, [number, number]> = {

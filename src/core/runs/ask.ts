@@ -29,9 +29,7 @@ export interface AskOptions<T> {
   counter?: AskCounter;
 }
 
-export type AskResult<T> =
-  | { ok: true; value: T; raw: string[]; attempts: number }
-  | { ok: false; reason: string; raw: string[]; attempts: number };
+export type AskResult<T> = { ok: true; value: T; raw: string[]; attempts: number } | { ok: false; reason: string; raw: string[]; attempts: number };
 
 export async function askParsed<T>(model: Pick<RunnerModel, 'generate'>, o: AskOptions<T>): Promise<AskResult<T>> {
   const raw: string[] = [];

@@ -69,7 +69,7 @@ const RESULTS_JSON = z.array(z.object({ name: z.string().max(200), value: z.unkn
 
 /** The lines of a UTF-8 file, decoded one at a time: a records.jsonl too large for one string is still read. */
 function* utf8Lines(bytes: Uint8Array): Generator<string> {
-  for (let start = 0; start < bytes.length; ) {
+  for (let start = 0; start < bytes.length;) {
     const nl = bytes.indexOf(10, start);
     const end = nl < 0 ? bytes.length : nl;
     yield strFromU8(bytes.subarray(start, end));
@@ -94,11 +94,15 @@ function readJson(files: Unzipped, name: string): unknown {
 function recordsUpgrade(lab: BundleLab, written: unknown): ((row: StoredRecord) => StoredRecord) | null {
   const { records, definition } = lab;
   if (written === undefined || written === records.version) return null;
-  if (typeof written !== 'number' || !Number.isInteger(written) || written < 1) throw new BundleError('run.json: recordsVersion is not a whole number of 1 or more');
+  if (typeof written !== 'number' || !Number.isInteger(written) || written < 1)
+    throw new BundleError('run.json: recordsVersion is not a whole number of 1 or more');
   const both = `records.jsonl holds ${definition.title} records of version ${written}, and this version of the lab reads version ${records.version}`;
   if (written > records.version) throw new BundleError(`${both}: the bundle was written by a newer version of the lab; update the lab to open it`);
   const upgrade = recordMigration(records, written);
-  if (!upgrade.ok) throw new BundleError(`${both} and cannot convert them (nothing converts version ${upgrade.missing}); open the bundle with the version of the lab that wrote it`);
+  if (!upgrade.ok)
+    throw new BundleError(
+      `${both} and cannot convert them (nothing converts version ${upgrade.missing}); open the bundle with the version of the lab that wrote it`,
+    );
   return upgrade.migrate;
 }
 

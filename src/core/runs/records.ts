@@ -48,7 +48,9 @@ const quoted = (values: readonly unknown[]) => values.map((v) => (v === undefine
 
 /** A union of plain types (`string | number | null`) failed: the types it takes, or null for a union of shapes. */
 function unionOfTypes(issue: Extract<Issue, { code: 'invalid_union' }>): string | null {
-  const expected = issue.errors.map((branch) => (branch.length === 1 && branch[0].code === 'invalid_type' && !branch[0].path.length ? branch[0].expected : null));
+  const expected = issue.errors.map((branch) =>
+    branch.length === 1 && branch[0].code === 'invalid_type' && !branch[0].path.length ? branch[0].expected : null,
+  );
   return expected.length && expected.every((e) => e !== null) ? expected.join(' or ') : null;
 }
 
@@ -63,7 +65,8 @@ function problem(issue: Issue, root: unknown, path: Path): string {
       return `expected one of ${quoted(issue.values)}, ${gotText}`;
     case 'invalid_union':
       // No branch was tried: the discriminator (`kind`) named none of them. Zod lists the kinds it knows at runtime.
-      if (!issue.errors.length) return `${gotText}, not a record kind of this lab (${'options' in issue && Array.isArray(issue.options) ? quoted(issue.options) : issue.message})`;
+      if (!issue.errors.length)
+        return `${gotText}, not a record kind of this lab (${'options' in issue && Array.isArray(issue.options) ? quoted(issue.options) : issue.message})`;
       return `expected ${unionOfTypes(issue) ?? 'one of its allowed shapes'}, ${gotText}`;
     default:
       return issue.message;

@@ -51,5 +51,7 @@ export interface RunResult {
 
 export function newRunId(now = Date.now(), entropy = Math.random): string {
   // Ids only need to be unique on one machine; they never seed anything.
-  return `run-${now.toString(36)}-${Math.floor(entropy() * 36 ** 6).toString(36).padStart(6, '0')}`;
+  return `run-${now.toString(36)}-${Math.floor(entropy() * 36 ** 6)
+    .toString(36)
+    .padStart(6, '0')}`;
 }

@@ -138,7 +138,9 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
   if (slot.t > 0) {
     const r = ctx.previous ? roundRow(ctx.previous) : undefined;
     if (!ctx.previous || !r || r.question !== item.id || r.graph !== slot.g || r.trajectory !== slot.e || r.t !== slot.t - 1)
-      throw new Error(`Round ${slot.t} of ${item.id}/g${slot.g}/e${slot.e} needs round ${slot.t - 1} as the previous episode, and the host passed ${ctx.previous ? `episode ${ctx.previous.index}` : 'none'}.`);
+      throw new Error(
+        `Round ${slot.t} of ${item.id}/g${slot.g}/e${slot.e} needs round ${slot.t - 1} as the previous episode, and the host passed ${ctx.previous ? `episode ${ctx.previous.index}` : 'none'}.`,
+      );
     prev = agentRows(ctx.previous).sort((a, b) => a.agent - b.agent);
     if (prev.length !== n) throw new Error(`The previous round holds ${prev.length} agents, but the graph has ${n}.`);
   }
@@ -225,7 +227,12 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
     };
     if (updating[i]) {
       const prompt = prev
-        ? buildInboxVotePrompt(personas[i], question, friendlyFrom.map((j) => delivered[j]!), unfriendlyFrom.map((j) => delivered[j]!))
+        ? buildInboxVotePrompt(
+            personas[i],
+            question,
+            friendlyFrom.map((j) => delivered[j]!),
+            unfriendlyFrom.map((j) => delivered[j]!),
+          )
         : buildInitialVotePrompt(personas[i], question);
       const votes: (Vote | null)[] = [];
       for (let k = 0; k < c.votesPerRound; k++) {

@@ -7,7 +7,8 @@ import { CUSTOM_GRAPH_LIMITS, EDGE_CODE_PATTERN, checkEdgeCode } from './edge-co
 export const opinionsLab = defineLab({
   name: 'opinions',
   title: 'Opinions',
-  intro: 'People change their minds because of what friends and rivals tell them. Here AI agents vote on questions and message their neighbours, and the lab tests a simple rule that predicts who changes their vote.',
+  intro:
+    'People change their minds because of what friends and rivals tell them. Here AI agents vote on questions and message their neighbours, and the lab tests a simple rule that predicts who changes their vote.',
   summary: 'Agents on a signed graph vote and message their neighbours; a three-coupling Glauber law predicts how they change their minds.',
   version: 1,
   migrations: {},
@@ -26,7 +27,13 @@ export const opinionsLab = defineLab({
     // A graph drawn in the editor travels in the link as a compact edge list; nodes = 0 means "use the generator".
     custom: z
       .strictObject({
-        nodes: z.number().int().min(0).max(CUSTOM_GRAPH_LIMITS.nodes).default(0).describe(`Nodes of the graph drawn in the editor (at most ${CUSTOM_GRAPH_LIMITS.nodes}); 0 uses the generator`),
+        nodes: z
+          .number()
+          .int()
+          .min(0)
+          .max(CUSTOM_GRAPH_LIMITS.nodes)
+          .default(0)
+          .describe(`Nodes of the graph drawn in the editor (at most ${CUSTOM_GRAPH_LIMITS.nodes}); 0 uses the generator`),
         edges: z
           .string()
           .max(CUSTOM_GRAPH_LIMITS.chars)
@@ -70,7 +77,10 @@ export const opinionsLab = defineLab({
         steps: z.number().int().min(10).max(5000).default(500).describe('Synchronous steps per temperature and start'),
         burn: z.number().int().min(0).max(4999).default(200).describe('Steps dropped before χ'),
         starts: z.number().int().min(1).max(16).default(2).describe('Starts s(0), averaged'),
-        start: z.enum(['ordered', 'random']).default('ordered').describe('ordered: all +1 / all −1 in turn (no slow coarsening below 𝒯_c); random: drawn with the initial-up chance'),
+        start: z
+          .enum(['ordered', 'random'])
+          .default('ordered')
+          .describe('ordered: all +1 / all −1 in turn (no slow coarsening below 𝒯_c); random: drawn with the initial-up chance'),
       })
       .superRefine((s, ctx) => {
         if (s.tMin >= s.tMax) ctx.addIssue({ code: 'custom', path: ['tMax'], message: 'must be above tMin' });
@@ -83,7 +93,12 @@ export const opinionsLab = defineLab({
       rounds: z.number().int().min(1).max(64).default(8).describe('T'),
       votesPerRound: z.number().int().min(1).max(16).default(5).describe('K'),
       questionKind: z.enum(['subjective', 'objective']).default('subjective').describe('Kind of the default question (when no id is given)'),
-      questionId: z.string().max(64).regex(/^[\w.-]*$/).default('').describe('The question (e.g. s01, o03); empty: the first of its kind'),
+      questionId: z
+        .string()
+        .max(64)
+        .regex(/^[\w.-]*$/)
+        .default('')
+        .describe('The question (e.g. s01, o03); empty: the first of its kind'),
       questions: z.array(itemId()).max(64).default([]).describe('Sweep: question ids, run in turn (replaces the one question)'),
       graphs: z.number().int().min(1).max(32).default(1).describe('Sweep: graphs drawn from the generator (a custom graph is one graph)'),
       trajectories: z.number().int().min(1).max(64).default(1).describe('Trajectories per question and graph'),
@@ -94,7 +109,10 @@ export const opinionsLab = defineLab({
       messageAttempts: z.number().int().min(1).max(3).default(2).describe('Tries for a message with a stance and a reason'),
       assignment: z.enum(['random', 'manual']).default('random').describe('Personas: seeded random draw per graph, or the list below'),
       personaIds: z.array(itemId()).max(SET_LIMITS.assignment).default([]).describe('Manual: one persona id per node'),
-      objectivePersona: z.enum(['expert', 'expert+persona']).default('expert').describe('Objective questions: the worked example only (the method), or after the node\'s persona'),
+      objectivePersona: z
+        .enum(['expert', 'expert+persona'])
+        .default('expert')
+        .describe("Objective questions: the worked example only (the method), or after the node's persona"),
     }),
     sets: setsGroup(),
     runtime: runtimeGroup(),

@@ -13,7 +13,8 @@ export type FieldsResult = { ok: true; fields: number[] } | { ok: false; message
 
 export function parseFields(text: string, nodes: number): FieldsResult {
   if (text.length > MAX_BYTES) return { ok: false, message: `the file is ${text.length} characters; at most ${MAX_BYTES} are read` };
-  if (nodes > CUSTOM_GRAPH_LIMITS.nodes) return { ok: false, message: `per-node fields travel in the link for graphs of at most ${CUSTOM_GRAPH_LIMITS.nodes} nodes; this one has ${nodes}` };
+  if (nodes > CUSTOM_GRAPH_LIMITS.nodes)
+    return { ok: false, message: `per-node fields travel in the link for graphs of at most ${CUSTOM_GRAPH_LIMITS.nodes} nodes; this one has ${nodes}` };
   let raw: unknown[];
   if (/^\s*[[{]/.test(text)) {
     const parsed = parseJson(text);
@@ -21,7 +22,7 @@ export function parseFields(text: string, nodes: number): FieldsResult {
     const unsafe = scanUntrusted(parsed.value);
     if (unsafe.length) return { ok: false, message: `${unsafe[0].path || 'the file'}: ${unsafe[0].message}` };
     const v = parsed.value as Record<string, unknown> | unknown[];
-    const list = Array.isArray(v) ? v : v.fields ?? v.g;
+    const list = Array.isArray(v) ? v : (v.fields ?? v.g);
     if (!Array.isArray(list)) return { ok: false, message: 'expected a list of numbers, or an object with a "fields" (or "g") list' };
     raw = list;
   } else raw = text.split(/[\s,;]+/).filter(Boolean);

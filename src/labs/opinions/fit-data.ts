@@ -59,21 +59,30 @@ export function summarizeTrajectories(ts: readonly OpinionTrajectory[]): Traject
 /** Steps per simulateGlauber call in the simulation runner (src/labs/opinions/runner.ts); the replay must match. */
 const RUNNER_CHUNK = 50;
 
-export type RunTrajectories = { ok: true; trajectories: OpinionTrajectory[]; source: 'result' | 'records' | 'simulation'; note: string } | { ok: false; message: string };
+export type RunTrajectories =
+  { ok: true; trajectories: OpinionTrajectory[]; source: 'result' | 'records' | 'simulation'; note: string } | { ok: false; message: string };
 
 /**
  * A pure-simulation run's replicas as trajectories: each episode is replayed from its seed exactly as the runner
  * drew it (same RNG streams, same 50-step chunks), keeping s(0)…s(rounds). When the stored episodes carry n(t), the
  * replay is checked against them.
  */
-export function simulationTrajectories(config: OpinionsConfig, runId: string, episodeIndices: readonly number[], rounds: number, stored?: ReadonlyMap<number, ArrayLike<number>>): OpinionTrajectory[] {
+export function simulationTrajectories(
+  config: OpinionsConfig,
+  runId: string,
+  episodeIndices: readonly number[],
+  rounds: number,
+  stored?: ReadonlyMap<number, ArrayLike<number>>,
+): OpinionTrajectory[] {
   const problem = simulationProblem(config);
   if (problem) throw new Error(problem);
   const { graph, params } = simulationSetup(config);
   const d = config.dynamics;
   const T = Math.max(1, Math.min(rounds, d.steps, TRAJECTORY_LIMITS.rounds - 1));
   if (graph.n * (T + 1) * episodeIndices.length > TRAJECTORY_LIMITS.values)
-    throw new Error(`${episodeIndices.length} replicas of ${graph.n} agents over ${T} rounds exceed ${TRAJECTORY_LIMITS.values.toLocaleString('en')} spins; use fewer rounds or a smaller graph`);
+    throw new Error(
+      `${episodeIndices.length} replicas of ${graph.n} agents over ${T} rounds exceed ${TRAJECTORY_LIMITS.values.toLocaleString('en')} spins; use fewer rounds or a smaller graph`,
+    );
   const edges = edgeList(graph).map(([i, j, s]) => [i, j, s > 0 ? 1 : -1] as [number, number, 1 | -1]);
   const graphId = `${runId}/graph`.slice(0, 64);
   return episodeIndices.map((index) => {
@@ -90,7 +99,8 @@ export function simulationTrajectories(config: OpinionsConfig, runId: string, ep
     if (net)
       for (let t = 0; t < Math.min(net.length, rows.length); t++) {
         const m = rows[t].reduce((a, b) => a + b, 0) / graph.n;
-        if (Math.abs(m - Number(net[t])) > 1e-9) throw new Error(`the replay of episode ${index} differs from the stored n(t) at t = ${t}; the run was made by another version of the simulator`);
+        if (Math.abs(m - Number(net[t])) > 1e-9)
+          throw new Error(`the replay of episode ${index} differs from the stored n(t) at t = ${t}; the run was made by another version of the simulator`);
       }
     return {
       id: `${runId}/e${index}`.slice(0, 64),
@@ -111,7 +121,12 @@ export function trajectoriesFromBundle(bundle: RunBundle, opts: { rounds?: numbe
     const v = result.value as unknown;
     const parsed = validateTrajectoryFile(Array.isArray(v) ? { format: TRAJECTORY_FORMAT, trajectories: v } : v);
     if (!parsed.ok) return { ok: false, message: `run ${meta.id}, result "${TRAJECTORY_RESULT}": ${parsed.message}` };
-    return { ok: true, trajectories: parsed.file.trajectories, source: 'result', note: `${parsed.file.trajectories.length} trajectories from the run's results` };
+    return {
+      ok: true,
+      trajectories: parsed.file.trajectories,
+      source: 'result',
+      note: `${parsed.file.trajectories.length} trajectories from the run's results`,
+    };
   }
   const cfg = opinionsLab.schema.safeParse(meta.config);
   if (!cfg.success) return { ok: false, message: `run ${meta.id}: its config does not validate` };
@@ -123,7 +138,11 @@ export function trajectoriesFromBundle(bundle: RunBundle, opts: { rounds?: numbe
     } catch (e) {
       return { ok: false, message: `run ${meta.id}: its rounds could not be read (${(e as Error).message})` };
     }
-    if (!raw.length) return { ok: false, message: `run ${meta.id} holds no complete trajectory yet (all ${config.community.rounds + 1} rounds of one question, graph and episode)` };
+    if (!raw.length)
+      return {
+        ok: false,
+        message: `run ${meta.id} holds no complete trajectory yet (all ${config.community.rounds + 1} rounds of one question, graph and episode)`,
+      };
     // Stored rounds may come from an imported bundle: they are checked like a file.
     const parsed = validateTrajectoryFile(JSON.parse(JSON.stringify({ format: TRAJECTORY_FORMAT, trajectories: raw })));
     if (!parsed.ok) return { ok: false, message: `run ${meta.id}: ${parsed.message}` };
@@ -134,7 +153,13 @@ export function trajectoriesFromBundle(bundle: RunBundle, opts: { rounds?: numbe
   try {
     // n(t) of each replica, from its step rows (parsed: a stored row of another shape is named, not read as NaN).
     const stored = new Map(bundle.episodes.map(readOpinionsEpisode).map((e) => [e.index, e.records.flatMap((r) => (r.kind === undefined ? [r.n] : []))]));
-    const trajectories = simulationTrajectories(config, meta.id, bundle.episodes.map((e) => e.index), rounds, stored);
+    const trajectories = simulationTrajectories(
+      config,
+      meta.id,
+      bundle.episodes.map((e) => e.index),
+      rounds,
+      stored,
+    );
     return { ok: true, trajectories, source: 'simulation', note: `${trajectories.length} replicas replayed from the seed, s(0)…s(${rounds})` };
   } catch (e) {
     return { ok: false, message: `run ${meta.id}: ${(e as Error).message}` };

@@ -2,9 +2,7 @@
  * The Fit panel's tables as plain data (title, columns, rows): the panel renders them, "CSV" exports them, and the
  * CLI prints them. One place decides what each table holds, so the page, the files and the terminal agree.
  */
-import {
-  STUDY_MODEL_LABELS, type StudyFit, type StudyModelKind, type StudyResult,
-} from '../../core/ising/study';
+import { STUDY_MODEL_LABELS, type StudyFit, type StudyModelKind, type StudyResult } from '../../core/ising/study';
 import { GROUP_ARCHETYPES, INDIVIDUAL_ARCHETYPES } from '../../core/ising/archetypes';
 import type { Accuracy } from '../../core/ising/scores';
 import { toCsv } from '../../core/csv';
@@ -57,7 +55,19 @@ export function coefficientsTable(r: StudyResult): Table {
       'friendly = β⁺+β₀ (β for one coupling), unfriendly = β₀−β⁻ (−β); five couplings give them for a neighbour holding the correct answer, and "(wrong)" for one holding the wrong one. ' +
       'The raw three couplings are not identifiable; the effective weights are. The ε form works in tanh units: 2× its weights compare with a Glauber fit. ' +
       'unidentified: couplings whose covariate is zero in the data (reported as 0).',
-    columns: ['fitted on', 'model', 'friendly (β⁺+β₀)', 'unfriendly (β₀−β⁻)', 'friendly (wrong)', 'unfriendly (wrong)', 'ε', ...COUPLING_COLUMNS, 'NLL', 'converged', 'unidentified'],
+    columns: [
+      'fitted on',
+      'model',
+      'friendly (β⁺+β₀)',
+      'unfriendly (β₀−β⁻)',
+      'friendly (wrong)',
+      'unfriendly (wrong)',
+      'ε',
+      ...COUPLING_COLUMNS,
+      'NLL',
+      'converged',
+      'unidentified',
+    ],
     rows,
   };
 }
@@ -70,7 +80,10 @@ export function fieldWeightsTable(r: StudyResult, names?: readonly string[]): Ta
     title: 'Field weights g = wᵀφ (all trajectories)',
     note: r.field === 'bias' ? 'one bias weight per model (no features)' : r.field === 'none' ? 'no field' : 'w for each feature column φ',
     columns: ['weight', ...r.full.map((f) => STUDY_MODEL_LABELS[f.kind])],
-    rows: Array.from({ length: F }, (_, k) => [r.field === 'bias' ? 'bias' : names?.length === F ? `w(${names[k]})` : `w${k}`, ...r.full.map((f) => f.fit.fieldWeights[k] ?? null)]),
+    rows: Array.from({ length: F }, (_, k) => [
+      r.field === 'bias' ? 'bias' : names?.length === F ? `w(${names[k]})` : `w${k}`,
+      ...r.full.map((f) => f.fit.fieldWeights[k] ?? null),
+    ]),
   };
 }
 
@@ -126,7 +139,11 @@ export function archetypeTables(r: StudyResult): { individual: Table; group: Tab
       note: `Frozen: no switch, Switcher: 1, Intermittent: 2, Oscillator: more. ${note}`,
       columns: cols,
       digits: 1,
-      rows: INDIVIDUAL_ARCHETYPES.map((a) => [a, share(r.archetypes.observed.individual, INDIVIDUAL_ARCHETYPES, a), ...kinds.map((k) => share(r.archetypes.rollout[k]!.individual, INDIVIDUAL_ARCHETYPES, a))]),
+      rows: INDIVIDUAL_ARCHETYPES.map((a) => [
+        a,
+        share(r.archetypes.observed.individual, INDIVIDUAL_ARCHETYPES, a),
+        ...kinds.map((k) => share(r.archetypes.rollout[k]!.individual, INDIVIDUAL_ARCHETYPES, a)),
+      ]),
     },
     group: {
       id: 'archetypes-group',
@@ -134,7 +151,11 @@ export function archetypeTables(r: StudyResult): { individual: Table; group: Tab
       note: `Split band δ = 0.2 on n(0) and n(T). ${note}`,
       columns: cols,
       digits: 1,
-      rows: GROUP_ARCHETYPES.map((a) => [a, share(r.archetypes.observed.group, GROUP_ARCHETYPES, a), ...kinds.map((k) => share(r.archetypes.rollout[k]!.group, GROUP_ARCHETYPES, a))]),
+      rows: GROUP_ARCHETYPES.map((a) => [
+        a,
+        share(r.archetypes.observed.group, GROUP_ARCHETYPES, a),
+        ...kinds.map((k) => share(r.archetypes.rollout[k]!.group, GROUP_ARCHETYPES, a)),
+      ]),
     },
   };
 }
@@ -170,7 +191,9 @@ export function correctnessTable(r: StudyResult): Table | null {
 
 export function allTables(r: StudyResult, featureNames?: readonly string[]): Table[] {
   const a = archetypeTables(r);
-  return [coefficientsTable(r), accuracyTable(r), fieldWeightsTable(r, featureNames), a.individual, a.group, regimesTable(r), correctnessTable(r)].filter((t): t is Table => t !== null);
+  return [coefficientsTable(r), accuracyTable(r), fieldWeightsTable(r, featureNames), a.individual, a.group, regimesTable(r), correctnessTable(r)].filter(
+    (t): t is Table => t !== null,
+  );
 }
 
 function fmt(x: number, d = 3): string {
@@ -194,7 +217,12 @@ export function tableText(t: Table, digits = t.digits ?? 3): string {
   const cells = [t.columns, ...t.rows.map((r) => r.map((v) => showCell(v, digits)))];
   const keep = t.columns.map((_, j) => t.rows.some((r) => r[j] !== null));
   const w = t.columns.map((_, j) => Math.max(...cells.map((r) => String(r[j]).length)));
-  const line = (r: (string | Cell)[]) => r.map((v, j) => (keep[j] ? String(v).padEnd(w[j]) : null)).filter((x) => x !== null).join('  ').trimEnd();
+  const line = (r: (string | Cell)[]) =>
+    r
+      .map((v, j) => (keep[j] ? String(v).padEnd(w[j]) : null))
+      .filter((x) => x !== null)
+      .join('  ')
+      .trimEnd();
   return [t.title, line(t.columns), ...t.rows.map((r) => line(r.map((v) => showCell(v, digits))))].join('\n');
 }
 

@@ -25,7 +25,13 @@ export function phaseLabel(n: number, c: number, t: PhaseThresholds): Phase {
   return Math.abs(n) > t.consensus ? 'consensus' : 'polarization';
 }
 
-export function expectedConviction(g: SignedGraph, couplings: Couplings, fields: ArrayLike<number> | number, s: ArrayLike<number>, temperature: number): number {
+export function expectedConviction(
+  g: SignedGraph,
+  couplings: Couplings,
+  fields: ArrayLike<number> | number,
+  s: ArrayLike<number>,
+  temperature: number,
+): number {
   const h = localFields(g, couplings, fields, s);
   let c = 0;
   for (let i = 0; i < h.length; i++) {

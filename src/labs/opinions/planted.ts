@@ -60,7 +60,10 @@ const BINS: [number, number, string][] = [
  * Planted against observed, with no fit: every agent-round at t ≥ 1 of a run, binned by the planted h of the
  * messages it read; in each bin the mean planted chance σ(h) of ending at +1, and the share that did.
  */
-export function plantedCalibration(p: PlantedOpinions, rounds: readonly { round: { question: string; graph: number; trajectory: number; t: number }; agents: readonly AgentRow[] }[]): CalibrationBin[] {
+export function plantedCalibration(
+  p: PlantedOpinions,
+  rounds: readonly { round: { question: string; graph: number; trajectory: number; t: number }; agents: readonly AgentRow[] }[],
+): CalibrationBin[] {
   const spins = new Map<string, Map<number, 1 | -1>>();
   for (const r of rounds) spins.set(`${r.round.question}/${r.round.graph}/${r.round.trajectory}/${r.round.t}`, new Map(r.agents.map((a) => [a.agent, a.spin])));
   const acc = BINS.map(([, , label]) => ({ label, n: 0, planted: 0, observed: 0 }));

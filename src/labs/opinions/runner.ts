@@ -27,16 +27,29 @@ export const opinionsRunner: LabRunner<OpinionsConfig, OpinionsRecord> = {
       const problem = communityProblem(config);
       if (problem) {
         // Too many agents: one click puts the community on a small random signed graph instead.
-        const fix = configNodeCount(config) > MAX_COMMUNITY_AGENTS
-          ? { label: `Use a random graph of ${SMALL_COMMUNITY} agents`, config: { ...config, custom: { nodes: 0, edges: '' }, graph: { ...config.graph, generator: 'random' as const, agents: SMALL_COMMUNITY, edgeBudget: 2 * SMALL_COMMUNITY } } }
-          : undefined;
+        const fix =
+          configNodeCount(config) > MAX_COMMUNITY_AGENTS
+            ? {
+                label: `Use a random graph of ${SMALL_COMMUNITY} agents`,
+                config: {
+                  ...config,
+                  custom: { nodes: 0, edges: '' },
+                  graph: { ...config.graph, generator: 'random' as const, agents: SMALL_COMMUNITY, edgeBudget: 2 * SMALL_COMMUNITY },
+                },
+              }
+            : undefined;
         return { episodes: 0, bytesPerEpisode: 0, models, unavailable: problem, ...(fix ? { fix } : {}) };
       }
       const c = config.community;
       const n = configNodeCount(config);
       const layout = communityLayout(config);
       // Each trajectory's rounds form a chain: round t reads round t - 1.
-      return { episodes: layout.episodes, chainLength: layout.rounds, bytesPerEpisode: 1000 + n * (400 + 40 * c.votesPerRound + 250 * c.messageAttempts), models };
+      return {
+        episodes: layout.episodes,
+        chainLength: layout.rounds,
+        bytesPerEpisode: 1000 + n * (400 + 40 * c.votesPerRound + 250 * c.messageAttempts),
+        models,
+      };
     }
     const problem = simulationProblem(config);
     if (problem) return { episodes: 0, bytesPerEpisode: 0, models: [], unavailable: problem };
@@ -49,7 +62,7 @@ export const opinionsRunner: LabRunner<OpinionsConfig, OpinionsRecord> = {
     const d = config.dynamics;
     let spins: ArrayLike<number> = Int8Array.from({ length: graph.n }, () => (ctx.rng.next() < d.initialUp ? 1 : -1));
     const net: number[] = [mean(spins)];
-    for (let done = 0; done < d.steps; ) {
+    for (let done = 0; done < d.steps;) {
       throwIfAborted(ctx.signal);
       const chunk = Math.min(CHUNK, d.steps - done);
       const result = simulateGlauber(graph, params, spins, chunk, ctx.rng, { record: false });
@@ -69,7 +82,13 @@ export const opinionsRunner: LabRunner<OpinionsConfig, OpinionsRecord> = {
     if (config.mode === 'community') return communityLivePlot(config, episodes);
     const last = episodes[episodes.length - 1];
     if (!last) return null;
-    return { title: `Net opinion n(t), episode ${last.index + 1}`, xLabel: 'step t', yLabel: 'n(t)', yDomain: [-1, 1], series: [{ name: 'n', values: stepRows(last.records).map((r) => r.n) }] };
+    return {
+      title: `Net opinion n(t), episode ${last.index + 1}`,
+      xLabel: 'step t',
+      yLabel: 'n(t)',
+      yDomain: [-1, 1],
+      series: [{ name: 'n', values: stepRows(last.records).map((r) => r.n) }],
+    };
   },
   summarize(config, episodes) {
     if (config.mode === 'community') return summarizeCommunity(config, episodes);
@@ -82,7 +101,12 @@ export const opinionsRunner: LabRunner<OpinionsConfig, OpinionsRecord> = {
     });
     const n = configNodeCount(config);
     const avg = (f: (x: { meanAbsN: number; varAbsN: number }) => number) => perEpisode.reduce((a, x) => a + f(x), 0) / Math.max(1, perEpisode.length);
-    return [{ name: 'magnetisation', value: { meanAbsN: avg((x) => x.meanAbsN), chi: n * avg((x) => x.varAbsN), episodes: episodes.length, note: 'second half of each replica' } }];
+    return [
+      {
+        name: 'magnetisation',
+        value: { meanAbsN: avg((x) => x.meanAbsN), chi: n * avg((x) => x.varAbsN), episodes: episodes.length, note: 'second half of each replica' },
+      },
+    ];
   },
 };
 

@@ -52,7 +52,11 @@ export function sweepSetup(config: OpinionsConfig): { model: DynamicsModel; para
 }
 
 /** Runs the sweep, calling `progress(done, total)` after each temperature and yielding so a cancel can land. */
-export async function runSweep(config: OpinionsConfig, progress: (done: number, total: number, chi: number[]) => void, pause: () => Promise<void>): Promise<SweepOutcome> {
+export async function runSweep(
+  config: OpinionsConfig,
+  progress: (done: number, total: number, chi: number[]) => void,
+  pause: () => Promise<void>,
+): Promise<SweepOutcome> {
   const { model, params, starts, temperatures } = sweepSetup(config);
   const s = config.sweep;
   const chi: number[] = [];
@@ -66,7 +70,14 @@ export async function runSweep(config: OpinionsConfig, progress: (done: number, 
     const T = temperatures[k];
     const r = temperatureSweep(model, starts, { count: 1, tMin: T, tMax: T, steps: s.steps, burn: s.burn, seed: `${config.seed}/sweep/${k}` });
     chi.push(r.chi[0]);
-    const probe = simulateGlauber(graph, { couplings: params.couplings, fields, temperature: T, mode: 'sync' }, starts[0].states, Math.min(s.steps, PHASE_STEPS), createRng(`${config.seed}/sweep-phase/${k}`), { record: false });
+    const probe = simulateGlauber(
+      graph,
+      { couplings: params.couplings, fields, temperature: T, mode: 'sync' },
+      starts[0].states,
+      Math.min(s.steps, PHASE_STEPS),
+      createRng(`${config.seed}/sweep-phase/${k}`),
+      { record: false },
+    );
     const n = probe.net[probe.net.length - 1];
     const c = expectedConviction(graph, params.couplings, fields, probe.final, T);
     finalN.push(n);

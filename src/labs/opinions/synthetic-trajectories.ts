@@ -40,7 +40,11 @@ export function syntheticTrajectories(o: SyntheticOptions): OpinionTrajectory[] 
   const w = o.fieldWeights ?? SYNTHETIC_FIELD_WEIGHTS;
   const p = Array.from({ length: N * 3 }, () => rng.normal());
   const graphs = Array.from({ length: G }, (_, k) =>
-    k % 3 === 0 ? randomSigned(N, { budget: 3 * N }, rng) : k % 3 === 1 ? randomSigned(N, { budget: 2 * N, positiveFraction: 0.7 }, rng) : lowRank(N, { rank: 4, frustration: 0.1, budget: 3 * N, restarts: 4 }, rng),
+    k % 3 === 0
+      ? randomSigned(N, { budget: 3 * N }, rng)
+      : k % 3 === 1
+        ? randomSigned(N, { budget: 2 * N, positiveFraction: 0.7 }, rng)
+        : lowRank(N, { rank: 4, frustration: 0.1, budget: 3 * N, restarts: 4 }, rng),
   );
   const questions = Array.from({ length: Q }, () => ({ q: [rng.normal(), rng.normal(), rng.normal()], correct: (rng.next() < 0.5 ? 1 : -1) as 1 | -1 }));
   const out: OpinionTrajectory[] = [];

@@ -45,7 +45,10 @@ const trajectorySchema = z.strictObject({
     n: z.number().int().min(2).max(TRAJECTORY_LIMITS.agents),
     edges: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0), sign])).max(TRAJECTORY_LIMITS.edgesPerGraph),
   }),
-  voteMeans: z.array(z.array(z.number().min(-1).max(1))).min(2, 'needs at least two rounds (t = 0 and t = 1)').max(TRAJECTORY_LIMITS.rounds),
+  voteMeans: z
+    .array(z.array(z.number().min(-1).max(1)))
+    .min(2, 'needs at least two rounds (t = 0 and t = 1)')
+    .max(TRAJECTORY_LIMITS.rounds),
   features: z.array(z.array(z.number().min(-1e6).max(1e6))).optional(),
   featureNames: z.array(idField).max(TRAJECTORY_LIMITS.features).optional(),
 });
@@ -98,19 +101,24 @@ function checkMeaning(file: TrajectoryFile): string | null {
     const key = graphKey(t.graph);
     const prev = graphs.get(t.graphId);
     if (!prev) graphs.set(t.graphId, { n, key, where: at });
-    else if (prev.n !== n || prev.key !== key) return `${at}: graphId "${t.graphId}" names a different graph in ${prev.where}; trajectories that share a graphId must share the graph`;
+    else if (prev.n !== n || prev.key !== key)
+      return `${at}: graphId "${t.graphId}" names a different graph in ${prev.where}; trajectories that share a graphId must share the graph`;
   }
   return null;
 }
 
 function graphKey(g: OpinionTrajectory['graph']): string {
-  return g.edges.map(([i, j, s]) => (i < j ? `${i}${s > 0 ? '+' : '-'}${j}` : `${j}${s > 0 ? '+' : '-'}${i}`)).sort().join(',');
+  return g.edges
+    .map(([i, j, s]) => (i < j ? `${i}${s > 0 ? '+' : '-'}${j}` : `${j}${s > 0 ? '+' : '-'}${i}`))
+    .sort()
+    .join(',');
 }
 
 /** Validates parsed JSON (from a file, a run result or the CSV reader) as a TrajectoryFile. */
 export function validateTrajectoryFile(value: unknown): TrajectoryParse {
   const hostile = scanUntrusted(value);
-  if (hostile.length) return fail(`${hostile[0].path || '(top level)'}: ${hostile[0].message.replace('a config never needs', 'a trajectory file never needs')}`);
+  if (hostile.length)
+    return fail(`${hostile[0].path || '(top level)'}: ${hostile[0].message.replace('a config never needs', 'a trajectory file never needs')}`);
   const parsed = fileSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -122,7 +130,9 @@ export function validateTrajectoryFile(value: unknown): TrajectoryParse {
 }
 
 function sizeProblem(bytes: number, name: string): string | null {
-  return bytes > TRAJECTORY_LIMITS.bytes ? `${name} is ${(bytes / 1e6).toFixed(1)} MB; trajectory files are capped at ${TRAJECTORY_LIMITS.bytes / 1024 / 1024} MB` : null;
+  return bytes > TRAJECTORY_LIMITS.bytes
+    ? `${name} is ${(bytes / 1e6).toFixed(1)} MB; trajectory files are capped at ${TRAJECTORY_LIMITS.bytes / 1024 / 1024} MB`
+    : null;
 }
 
 export function parseTrajectoryJson(text: string): TrajectoryParse {
@@ -257,7 +267,10 @@ export function parseTrajectoryCsv(files: { name: string; text: string }[]): Tra
     const t = parseCsvTable(f.text, f.name);
     if (typeof t === 'string') return fail(t);
     const kind = csvKind(t.header);
-    if (!kind) return fail(`${f.name}: the header "${t.header.join(',').slice(0, 80)}" is none of votes (…,vote_mean), edges (source,target,sign) or features (trajectory,agent,…)`);
+    if (!kind)
+      return fail(
+        `${f.name}: the header "${t.header.join(',').slice(0, 80)}" is none of votes (…,vote_mean), edges (source,target,sign) or features (trajectory,agent,…)`,
+      );
     if (tables[kind]) return fail(`${f.name}: a second ${kind} CSV (the first was ${tables[kind]!.name})`);
     tables[kind] = { t, name: f.name };
   }
@@ -266,9 +279,30 @@ export function parseTrajectoryCsv(files: { name: string; text: string }[]): Tra
   const col = (t: CsvTable, name: string) => t.header.indexOf(name);
   for (const need of ['trajectory', 'question', 'kind', 'round', 'agent', 'vote_mean'])
     if (col(votes.t, need) < 0) return fail(`${votes.name}: the header has no "${need}" column`);
-  const V = { tr: col(votes.t, 'trajectory'), g: col(votes.t, 'graph'), q: col(votes.t, 'question'), k: col(votes.t, 'kind'), c: col(votes.t, 'correct'), r: col(votes.t, 'round'), a: col(votes.t, 'agent'), v: col(votes.t, 'vote_mean'), txt: col(votes.t, 'question_text') };
+  const V = {
+    tr: col(votes.t, 'trajectory'),
+    g: col(votes.t, 'graph'),
+    q: col(votes.t, 'question'),
+    k: col(votes.t, 'kind'),
+    c: col(votes.t, 'correct'),
+    r: col(votes.t, 'round'),
+    a: col(votes.t, 'agent'),
+    v: col(votes.t, 'vote_mean'),
+    txt: col(votes.t, 'question_text'),
+  };
 
-  interface Building { id: string; graphId: string; qid: string; kind: string; correct: 1 | -1 | undefined; text?: string; cells: Map<number, number>; maxRound: number; maxAgent: number; line: number }
+  interface Building {
+    id: string;
+    graphId: string;
+    qid: string;
+    kind: string;
+    correct: 1 | -1 | undefined;
+    text?: string;
+    cells: Map<number, number>;
+    maxRound: number;
+    maxAgent: number;
+    line: number;
+  }
   const byId = new Map<string, Building>();
   if (votes.t.rows.length > TRAJECTORY_LIMITS.values) return fail(`${votes.name}: more than ${TRAJECTORY_LIMITS.values.toLocaleString('en')} rows`);
   for (let r = 0; r < votes.t.rows.length; r++) {
@@ -289,8 +323,10 @@ export function parseTrajectoryCsv(files: { name: string; text: string }[]): Tra
       return fail(`${at}: trajectory "${id.slice(0, 64)}" changes its graph, question, kind or correct answer (first seen on line ${b.line})`);
     const round = int(row[V.r]);
     const agent = int(row[V.a]);
-    if (round === null || round >= TRAJECTORY_LIMITS.rounds) return fail(`${at}: round must be an integer 0…${TRAJECTORY_LIMITS.rounds - 1} (got "${row[V.r].slice(0, 20)}")`);
-    if (agent === null || agent >= TRAJECTORY_LIMITS.agents) return fail(`${at}: agent must be an integer 0…${TRAJECTORY_LIMITS.agents - 1} (got "${row[V.a].slice(0, 20)}")`);
+    if (round === null || round >= TRAJECTORY_LIMITS.rounds)
+      return fail(`${at}: round must be an integer 0…${TRAJECTORY_LIMITS.rounds - 1} (got "${row[V.r].slice(0, 20)}")`);
+    if (agent === null || agent >= TRAJECTORY_LIMITS.agents)
+      return fail(`${at}: agent must be an integer 0…${TRAJECTORY_LIMITS.agents - 1} (got "${row[V.a].slice(0, 20)}")`);
     const v = row[V.v] === '' ? NaN : Number(row[V.v].replace('\u2212', '-'));
     if (!Number.isFinite(v) || v < -1 || v > 1) return fail(`${at}: vote_mean must be a number in [−1, 1] (got "${row[V.v].slice(0, 20)}")`);
     const key = round * TRAJECTORY_LIMITS.agents + agent;
@@ -360,7 +396,8 @@ export function parseTrajectoryCsv(files: { name: string; text: string }[]): Tra
     if (b.cells.size !== n * T1) {
       for (let t = 0; t < T1; t++)
         for (let i = 0; i < n; i++)
-          if (!b.cells.has(t * TRAJECTORY_LIMITS.agents + i)) return fail(`${votes.name}: trajectory "${b.id}" has no vote_mean for round ${t}, agent ${i} (every agent needs one in every round 0…${T1 - 1})`);
+          if (!b.cells.has(t * TRAJECTORY_LIMITS.agents + i))
+            return fail(`${votes.name}: trajectory "${b.id}" has no vote_mean for round ${t}, agent ${i} (every agent needs one in every round 0…${T1 - 1})`);
     }
     const voteMeans = Array.from({ length: T1 }, (_, t) => Array.from({ length: n }, (_, i) => b.cells.get(t * TRAJECTORY_LIMITS.agents + i)!));
     const traj: Record<string, unknown> = {
@@ -372,7 +409,8 @@ export function parseTrajectoryCsv(files: { name: string; text: string }[]): Tra
     };
     const f = features.get(b.id);
     if (tables.features) {
-      if (!f || f.length !== n || f.some((row) => !row)) return fail(`${tables.features.name}: trajectory "${b.id}" needs one features row for each of its ${n} agents`);
+      if (!f || f.length !== n || f.some((row) => !row))
+        return fail(`${tables.features.name}: trajectory "${b.id}" needs one features row for each of its ${n} agents`);
       traj.features = f;
       traj.featureNames = featureNames;
     }

@@ -7,7 +7,8 @@ import { TOPIC_IDS } from './topics';
 export const polarizationLab = defineLab({
   name: 'polarization',
   title: 'Polarization',
-  intro: 'When people only talk with those who agree with them, groups drift apart into echo chambers. Here AI agents choose whom to keep talking to, and you can try fixes that bring them back together.',
+  intro:
+    'When people only talk with those who agree with them, groups drift apart into echo chambers. Here AI agents choose whom to keep talking to, and you can try fixes that bring them back together.',
   summary: 'Agents rewire their links and form echo chambers; interventions can reduce the polarization.',
   version: 1,
   migrations: {},
@@ -20,7 +21,10 @@ export const polarizationLab = defineLab({
       rewireProbability: probability(0.1),
     }),
     epochs: z.number().int().min(1).max(200).default(40),
-    topic: z.enum(TOPIC_IDS as [string, ...string[]]).default('partisan').describe('The proposition the agents hold stances on (the lab\'s topics)'),
+    topic: z
+      .enum(TOPIC_IDS as [string, ...string[]])
+      .default('partisan')
+      .describe("The proposition the agents hold stances on (the lab's topics)"),
     agentKind: z.enum(['llm', 'coevolvingVoter', 'boundedConfidence']).default('coevolvingVoter'),
     // The default is the Polarization model organism: its planted echo chambers are what the lab should show.
     model: modelIdField('organism-polarization'),
@@ -32,13 +36,22 @@ export const polarizationLab = defineLab({
       eliteShare: probability(0.05).describe('Neutral elite signal: share of agents made neutral key opinion leaders'),
       confirmationBiasShare: probability(0).describe('Mechanism experiments: share of agents with a confirmation-bias trait'),
       selectiveExposureShare: probability(0).describe('Mechanism experiments: share of agents with a selective-exposure trait'),
-      eliteStance: z.enum(['neutral', 'moderate', 'radical', 'original']).default('neutral').describe('Stance of the key opinion leaders (the elite-signal intervention)'),
-      selfRegulated: z.boolean().default(false).describe('Consistency checks: initial posts regenerated until the agent agrees they fit its stance; stance changes confirmed, with up to 2 retries'),
+      eliteStance: z
+        .enum(['neutral', 'moderate', 'radical', 'original'])
+        .default('neutral')
+        .describe('Stance of the key opinion leaders (the elite-signal intervention)'),
+      selfRegulated: z
+        .boolean()
+        .default(false)
+        .describe('Consistency checks: initial posts regenerated until the agent agrees they fit its stance; stance changes confirmed, with up to 2 retries'),
     }),
     voter: group({ rewireToLikeMinded: probability(0.5).describe('φ') }),
     // Opinions start at the levels −2…2 and the test is strict (|x_i − x_j| < threshold): with 1, no two different
     // agents would ever meet; 1.5 lets neighbouring levels interact.
-    boundedConfidence: group({ threshold: z.number().min(0).max(4).default(1.5).describe('Agents interact when their opinions differ by less than this'), convergence: probability(0.3) }),
+    boundedConfidence: group({
+      threshold: z.number().min(0).max(4).default(1.5).describe('Agents interact when their opinions differ by less than this'),
+      convergence: probability(0.3),
+    }),
     intervention: group({
       kind: z.enum(['none', 'randomInteractions', 'moderateOpposing', 'noSelectiveExposure', 'noConfirmationBias', 'neutralElite']).default('none'),
       fromEpoch: z.number().int().min(0).max(200).default(35),

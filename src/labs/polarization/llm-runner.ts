@@ -49,12 +49,36 @@ interface Counter {
 }
 
 /** Asks the agent whether a text fits its stance (self-regulated variant); an unparsed answer counts as yes. */
-async function fits(model: RunnerModel, topic: LabTopic, self: { stance: StanceValue; reasons: string }, text: string, t: number, seedKey: string, count: Counter): Promise<boolean> {
+async function fits(
+  model: RunnerModel,
+  topic: LabTopic,
+  self: { stance: StanceValue; reasons: string },
+  text: string,
+  t: number,
+  seedKey: string,
+  count: Counter,
+): Promise<boolean> {
   return (await ask(model, buildConsistencyCheckPrompt(topic, self, text), parseYesNo, MAX_TOKENS.check, t, seedKey, count)) !== false;
 }
 
-async function ask<T>(model: RunnerModel, messages: ChatMessage[], parse: (t: string) => ParseResult<T>, maxNewTokens: number, temperature: number, seedKey: string, count: Counter): Promise<T | null> {
-  const r = await askParsed(model, { messages, parse, attempts: ATTEMPTS, maxNewTokens, temperature, seed: (attempt) => hashSeed(`${seedKey}/${attempt}`), counter: count });
+async function ask<T>(
+  model: RunnerModel,
+  messages: ChatMessage[],
+  parse: (t: string) => ParseResult<T>,
+  maxNewTokens: number,
+  temperature: number,
+  seedKey: string,
+  count: Counter,
+): Promise<T | null> {
+  const r = await askParsed(model, {
+    messages,
+    parse,
+    attempts: ATTEMPTS,
+    maxNewTokens,
+    temperature,
+    seed: (attempt) => hashSeed(`${seedKey}/${attempt}`),
+    counter: count,
+  });
   return r.ok ? r.value : null;
 }
 
@@ -76,8 +100,17 @@ async function initialState(config: PolarizationConfig, topic: LabTopic, model: 
     const self = { stance: x[i], reasons: reasons[i] };
     let post: string | null = null;
     for (let k = 0; k < (config.llm.selfRegulated ? POST_REGENERATIONS : 1); k++) {
-      post = await ask(model, buildInitialPostPrompt(topic, self), parseMessage, MAX_TOKENS.post, config.llm.temperature, `${config.seed}/post/${i}/${k}`, count);
-      if (!post || !config.llm.selfRegulated || (await fits(model, topic, self, post, config.llm.temperature, `${config.seed}/post/${i}/${k}/check`, count))) break;
+      post = await ask(
+        model,
+        buildInitialPostPrompt(topic, self),
+        parseMessage,
+        MAX_TOKENS.post,
+        config.llm.temperature,
+        `${config.seed}/post/${i}/${k}`,
+        count,
+      );
+      if (!post || !config.llm.selfRegulated || (await fits(model, topic, self, post, config.llm.temperature, `${config.seed}/post/${i}/${k}/check`, count)))
+        break;
       post = null; // the agent disowned it: a post that never passes its check is not sent
     }
     if (post) for (const j of graph.out[i]) pending.push({ from: i, to: j, text: post, leader: false });
@@ -112,14 +145,26 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
     ctx.progress(0, 'Epoch 0: initial posts');
     ({ graph, x, reasons, pending } = await initialState(config, topic, model, count));
     elites = [];
-    rows.push({ epoch: 0, P: polarization(x), H: homophily(graph, x), distribution: opinionDistribution(x), rewires: 0, messagesSent: pending.length, calls: count.calls, failures: count.failures } satisfies EpochRow);
+    rows.push({
+      epoch: 0,
+      P: polarization(x),
+      H: homophily(graph, x),
+      distribution: opinionDistribution(x),
+      rewires: 0,
+      messagesSent: pending.length,
+      calls: count.calls,
+      failures: count.failures,
+    } satisfies EpochRow);
   }
   const epoch = ctx.index + 1;
   const intervention = interventionAt(config, epoch);
   const rng = ctx.rng;
   if (intervention === 'neutralElite' && !elites.length) {
     const k = Math.max(1, Math.round(config.llm.eliteShare * config.agents));
-    elites = rng.shuffle(Array.from({ length: config.agents }, (_, i) => i)).slice(0, k).sort((a, b) => a - b);
+    elites = rng
+      .shuffle(Array.from({ length: config.agents }, (_, i) => i))
+      .slice(0, k)
+      .sort((a, b) => a - b);
   }
   const isElite = new Set(intervention === 'neutralElite' ? elites : []);
   for (const e of isElite) {
@@ -145,7 +190,19 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
     ctx.progress(u / updating.length, `Epoch ${epoch}: agent ${i + 1} (${u + 1} of ${updating.length} updating)`);
     const got = inbox.get(i)!;
     const key = `${config.seed}/${epoch}/${i}`;
-    const log: AgentLog = { kind: 'agent', epoch, agent: i, received: got.length, before: x[i], after: x[i], reasons: reasons[i], kept: [], dropped: [], sentTo: [], failures: 0 };
+    const log: AgentLog = {
+      kind: 'agent',
+      epoch,
+      agent: i,
+      received: got.length,
+      before: x[i],
+      after: x[i],
+      reasons: reasons[i],
+      kept: [],
+      dropped: [],
+      sentTo: [],
+      failures: 0,
+    };
     const failuresBefore = count.failures;
     if (!isElite.has(i)) {
       const prompt = buildStanceUpdatePrompt({
@@ -186,7 +243,14 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
       else
         keep = await ask(
           model,
-          buildRewirePrompt({ topic, self: { stance: x[i], reasons: reasons[i] }, other: { stance: before[j], reasons: reasonsBefore[j] }, likesDiversity: intervention === 'noSelectiveExposure', selectiveExposure: selectiveExposure.has(i), openness: config.llm.openness }),
+          buildRewirePrompt({
+            topic,
+            self: { stance: x[i], reasons: reasons[i] },
+            other: { stance: before[j], reasons: reasonsBefore[j] },
+            likesDiversity: intervention === 'noSelectiveExposure',
+            selectiveExposure: selectiveExposure.has(i),
+            openness: config.llm.openness,
+          }),
           parseYesNo,
           MAX_TOKENS.rewire,
           t,
@@ -211,7 +275,15 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
     }
     // persuade each out-neighbour, delivered next epoch
     for (const j of graph.out[i]) {
-      const decision = await ask(model, buildPersuadePrompt({ topic, self: { stance: x[i], reasons: reasons[i] }, other: { stance: before[j], reasons: reasonsBefore[j] } }), parsePersuade, MAX_TOKENS.persuade, t, `${key}/persuade/${j}`, count);
+      const decision = await ask(
+        model,
+        buildPersuadePrompt({ topic, self: { stance: x[i], reasons: reasons[i] }, other: { stance: before[j], reasons: reasonsBefore[j] } }),
+        parsePersuade,
+        MAX_TOKENS.persuade,
+        t,
+        `${key}/persuade/${j}`,
+        count,
+      );
       if (decision?.send && decision.message) {
         next.push({ from: i, to: j, text: decision.message, leader: isElite.has(i) });
         log.sentTo.push(j);

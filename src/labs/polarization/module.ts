@@ -12,9 +12,7 @@ export const polarizationModule = defineLabModule({
   view: () => import('./PolarizationView.svelte'),
   description: {
     now: 'Networks of LLM agents hold stances on a topic, read their messages, update their stance, keep or drop their links and try to persuade their neighbours, epoch by epoch; the five interventions (random interactions, moderately opposing interactions, no selective exposure, no confirmation bias, a neutral elite signal) act from an epoch you choose; P(t) and H(t) are plotted live and the run keeps an echo-chamber / backfire table. A self-regulated variant checks posts and stance changes for consistency, and the mechanism experiments give a share of the agents a confirmation-bias or selective-exposure trait and the leaders a neutral, moderate, radical or original stance. The classic coevolving-voter and bounded-confidence models run beside them with no language model.',
-    coming: [
-      'A sweep over the mechanism experiments (trait fractions, elite stances) in one go, and opinion maps over the network.',
-    ],
+    coming: ['A sweep over the mechanism experiments (trait fractions, elite stances) in one go, and opinion maps over the network.'],
   },
   // One click from the home page: LLM agents form echo chambers, then an intervention from the middle of the run.
   presets: [

@@ -60,7 +60,10 @@ export function keepShares(logs: readonly AgentLog[], interventionAt: (epoch: nu
   for (const l of logs) {
     const kind = interventionAt(l.epoch);
     if (kind === 'randomInteractions' || kind === 'moderateOpposing') continue;
-    for (const [others, kept] of [[l.kept, true], [l.dropped, false]] as const) {
+    for (const [others, kept] of [
+      [l.kept, true],
+      [l.dropped, false],
+    ] as const) {
       for (const j of others) {
         const other = startOf.get(`${l.epoch}/${j}`);
         if (other === undefined) continue;

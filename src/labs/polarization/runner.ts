@@ -22,7 +22,11 @@ function llmSummary(episodes: readonly Episode<PolarizationRecord>[]) {
   const history = [...inter.map((r) => r.before), ...(last ? [Array.from(last as Float64Array)] : [])];
   const rows = epochRows(episodes);
   const sum = (k: 'calls' | 'failures' | 'messagesSent') => rows.reduce((s, r) => s + (r[k] ?? 0), 0);
-  const table = echoChamberTable(history, inter.map((r) => r.pairs), { window: Math.min(5, inter.length) });
+  const table = echoChamberTable(
+    history,
+    inter.map((r) => r.pairs),
+    { window: Math.min(5, inter.length) },
+  );
   const { records: _records, ...echo } = table; // the per-agent records stay out of the stored result (recomputable)
   return { echo, calls: sum('calls'), failures: sum('failures'), messages: sum('messagesSent') };
 }
@@ -36,12 +40,28 @@ export const polarizationRunner: LabRunner<PolarizationConfig, PolarizationRecor
   plan(config) {
     if (config.agentKind === 'llm') {
       // per epoch: the opinions, the network, every agent's reasons and the messages in flight (~300 bytes each)
-      return { episodes: config.epochs, chainLength: config.epochs, bytesPerEpisode: 8 * config.agents + 4 * config.agents * (config.network.degree + 1) + 700 * config.agents * (config.network.degree + 1) + 2_000, models: [config.model] };
+      return {
+        episodes: config.epochs,
+        chainLength: config.epochs,
+        bytesPerEpisode: 8 * config.agents + 4 * config.agents * (config.network.degree + 1) + 700 * config.agents * (config.network.degree + 1) + 2_000,
+        models: [config.model],
+      };
     }
     if (config.intervention.kind !== 'none') {
-      return { episodes: 0, bytesPerEpisode: 0, models: [], unavailable: 'Interventions act on LLM agents (their prompts and links); the classic models run without them. Set the intervention to "none".', fix: { label: 'Set the intervention to none', config: { ...config, intervention: { ...config.intervention, kind: 'none' as const } } } };
+      return {
+        episodes: 0,
+        bytesPerEpisode: 0,
+        models: [],
+        unavailable: 'Interventions act on LLM agents (their prompts and links); the classic models run without them. Set the intervention to "none".',
+        fix: { label: 'Set the intervention to none', config: { ...config, intervention: { ...config.intervention, kind: 'none' as const } } },
+      };
     }
-    return { episodes: config.epochs, chainLength: config.epochs, bytesPerEpisode: 8 * config.agents + 4 * config.agents * (config.network.degree + 1) + 200, models: [] };
+    return {
+      episodes: config.epochs,
+      chainLength: config.epochs,
+      bytesPerEpisode: 8 * config.agents + 4 * config.agents * (config.network.degree + 1) + 200,
+      models: [],
+    };
   },
   async runEpisode(config, ctx) {
     throwIfAborted(ctx.signal);
@@ -60,7 +80,12 @@ export const polarizationRunner: LabRunner<PolarizationConfig, PolarizationRecor
     const result =
       config.agentKind === 'coevolvingVoter'
         ? coevolvingVoter(graph, x, { phi: config.voter.rewireToLikeMinded, epochs: 1 }, ctx.rng)
-        : boundedConfidence(graph, x, { confidence: config.boundedConfidence.threshold, mu: config.boundedConfidence.convergence, rewire: 0, epochs: 1 }, ctx.rng);
+        : boundedConfidence(
+            graph,
+            x,
+            { confidence: config.boundedConfidence.threshold, mu: config.boundedConfidence.convergence, rewire: 0, epochs: 1 },
+            ctx.rng,
+          );
     ctx.progress(1);
     rows.push({ epoch: ctx.index + 1, P: result.P[1], H: result.H[1], distribution: opinionDistribution(result.final), rewires: result.rewires });
     return {

@@ -18,7 +18,8 @@ const customProbe = z
 export const similarityLab = defineLab({
   name: 'similarity',
   title: 'Similarity',
-  intro: 'Some AI models work in similar ways inside, others do not. The lab measures how alike two models are, then lets them play games and write together, to see whether alike models cooperate better but come up with fewer new ideas.',
+  intro:
+    'Some AI models work in similar ways inside, others do not. The lab measures how alike two models are, then lets them play games and write together, to see whether alike models cooperate better but come up with fewer new ideas.',
   summary: 'Models whose layers are alike (CKA) cooperate more in games, but produce less novel work together.',
   version: 1,
   migrations: {},

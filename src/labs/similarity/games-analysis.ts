@@ -27,8 +27,7 @@ export interface GamesSummary {
   forfeitRate: number;
 }
 
-const gameRecords = (episodes: readonly Episode<SimilarityRecord>[]): GameRecord[] =>
-  episodes.flatMap((e) => e.records.filter((r) => r.kind === 'game'));
+const gameRecords = (episodes: readonly Episode<SimilarityRecord>[]): GameRecord[] => episodes.flatMap((e) => e.records.filter((r) => r.kind === 'game'));
 
 function simOf(pairs: readonly SimilarityPair[], a: string, b: string, kind: 'linear' | 'debiased') {
   const p = pairs.find((q) => (q.a === a && q.b === b) || (q.a === b && q.b === a));
@@ -39,14 +38,20 @@ export function simOfPair(pairs: readonly SimilarityPair[], a: string, b: string
   return simOf(pairs, a, b, kind);
 }
 
-export function summarizeGames(episodes: readonly Episode<SimilarityRecord>[], pairs: readonly SimilarityPair[], kind: 'linear' | 'debiased', options?: RegressionOptions): GamesSummary | null {
+export function summarizeGames(
+  episodes: readonly Episode<SimilarityRecord>[],
+  pairs: readonly SimilarityPair[],
+  kind: 'linear' | 'debiased',
+  options?: RegressionOptions,
+): GamesSummary | null {
   const games = gameRecords(episodes);
   if (!games.length) return null;
   const rows: GameRow[] = [];
   for (const g of games) {
     rows.push({ game: g.game, focal: g.a, partner: g.b, repeat: g.repeat, score: g.scores[0], partnerScore: g.scores[1], ...simOf(pairs, g.a, g.b, kind) });
     // word guessing scores the pair once (the thinker as focal); the other games score each player
-    if (g.game !== 'wordGuessing') rows.push({ game: g.game, focal: g.b, partner: g.a, repeat: g.repeat, score: g.scores[1], partnerScore: g.scores[0], ...simOf(pairs, g.a, g.b, kind) });
+    if (g.game !== 'wordGuessing')
+      rows.push({ game: g.game, focal: g.b, partner: g.a, repeat: g.repeat, score: g.scores[1], partnerScore: g.scores[0], ...simOf(pairs, g.a, g.b, kind) });
   }
   const byPair = new Map<string, GamePairSummary>();
   for (const g of games) {
@@ -66,7 +71,18 @@ export function summarizeGames(episodes: readonly Episode<SimilarityRecord>[], p
 /** All games together, then each game when there are several. */
 export function gameRegressions(rows: readonly GameRow[], options?: RegressionOptions): SimilarityRegression[] {
   const names = [...new Set(rows.map((r) => r.game))];
-  return [similarityRegression(rows, 'all', options), ...(names.length > 1 ? names.map((g) => similarityRegression(rows.filter((r) => r.game === g), g, options)) : [])];
+  return [
+    similarityRegression(rows, 'all', options),
+    ...(names.length > 1
+      ? names.map((g) =>
+          similarityRegression(
+            rows.filter((r) => r.game === g),
+            g,
+            options,
+          ),
+        )
+      : []),
+  ];
 }
 
 function forfeitRate(games: readonly GameRecord[]): number {

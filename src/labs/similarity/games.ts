@@ -106,12 +106,14 @@ export function judgeExtractPrompt(question: string, reply: string, what: string
   return [{ role: 'user', content }];
 }
 
-const numberIn = (lo: number, hi: number) => (t: string): ParseResult<number> => {
-  const m = /-?\d+(?:\.\d+)?/.exec(t);
-  if (!m) return { ok: false, reason: 'no number' };
-  const v = Number(m[0]);
-  return v >= lo && v <= hi ? { ok: true, value: v } : { ok: false, reason: `${v} outside ${lo}..${hi}` };
-};
+const numberIn =
+  (lo: number, hi: number) =>
+  (t: string): ParseResult<number> => {
+    const m = /-?\d+(?:\.\d+)?/.exec(t);
+    if (!m) return { ok: false, reason: 'no number' };
+    const v = Number(m[0]);
+    return v >= lo && v <= hi ? { ok: true, value: v } : { ok: false, reason: `${v} outside ${lo}..${hi}` };
+  };
 
 const num = (m: Move) => (typeof m.value === 'number' ? m.value : 0);
 
@@ -121,17 +123,26 @@ async function wordGuessing(play: GamePlay): Promise<RoundRecord[]> {
     const letter = LETTERS[r % 26];
     play.progress(r / play.rounds, `${GAME_TITLES[play.game]}: letter ${letter}`);
     const wordOf = (t: string) => parseWord(t, letter);
-    const word = await move(play.a, buildWordPrompt(letter), wordOf, MAX_TOKENS.word, play, `${r}/word`, { what: `word starting with ${letter}`, parse: wordOf });
+    const word = await move(play.a, buildWordPrompt(letter), wordOf, MAX_TOKENS.word, play, `${r}/word`, {
+      what: `word starting with ${letter}`,
+      parse: wordOf,
+    });
     const moves = [word];
     let match = false;
     if (!word.forfeit) {
       const hintOf = (t: string) => parseHint(t, String(word.value));
-      const hint = await move(play.a, buildHintPrompt(String(word.value)), hintOf, MAX_TOKENS.hint, play, `${r}/hint`, { what: 'one-word hint', parse: hintOf });
+      const hint = await move(play.a, buildHintPrompt(String(word.value)), hintOf, MAX_TOKENS.hint, play, `${r}/hint`, {
+        what: 'one-word hint',
+        parse: hintOf,
+      });
       moves.push(hint);
       if (!hint.forfeit) {
         // the guesser starts from a fresh history every round
         const guessOf = (t: string) => parseGuess(t, letter);
-        const guess = await move(play.b, buildGuessPrompt(letter, String(hint.value)), guessOf, MAX_TOKENS.guess, play, `${r}/guess`, { what: `guessed word starting with ${letter}`, parse: guessOf });
+        const guess = await move(play.b, buildGuessPrompt(letter, String(hint.value)), guessOf, MAX_TOKENS.guess, play, `${r}/guess`, {
+          what: `guessed word starting with ${letter}`,
+          parse: guessOf,
+        });
         moves.push(guess);
         match = !guess.forfeit && wordsMatch(String(guess.value), String(word.value));
       }
@@ -155,11 +166,31 @@ async function simultaneous(play: GamePlay): Promise<RoundRecord[]> {
       const state = { round: r + 1, rounds: play.rounds, past: seen(side) };
       if (play.game === 'publicGoods') {
         const w = wealth[side];
-        moves.push(await move(players[side], buildPublicGoodsPrompt({ ...state, wealth: w }), (t) => mapOk(parsePublicGoods(t, w), (v) => v.amount), MAX_TOKENS.publicGoods, play, `${r}/${side}`, { what: `contribution in dollars (0 to ${w})`, parse: numberIn(0, w) }));
+        moves.push(
+          await move(
+            players[side],
+            buildPublicGoodsPrompt({ ...state, wealth: w }),
+            (t) => mapOk(parsePublicGoods(t, w), (v) => v.amount),
+            MAX_TOKENS.publicGoods,
+            play,
+            `${r}/${side}`,
+            { what: `contribution in dollars (0 to ${w})`, parse: numberIn(0, w) },
+          ),
+        );
       } else if (play.game === 'splitDollar') {
-        moves.push(await move(players[side], buildSplitDollarPrompt(state), parseDemand, MAX_TOKENS.splitDollar, play, `${r}/${side}`, { what: 'share of the dollar (a number from 0 to 1)', parse: parseDemand }));
+        moves.push(
+          await move(players[side], buildSplitDollarPrompt(state), parseDemand, MAX_TOKENS.splitDollar, play, `${r}/${side}`, {
+            what: 'share of the dollar (a number from 0 to 1)',
+            parse: parseDemand,
+          }),
+        );
       } else {
-        moves.push(await move(players[side], buildBeautyContestPrompt(state), parseBeautyNumber, MAX_TOKENS.beautyContest, play, `${r}/${side}`, { what: 'number (0 to 100)', parse: parseBeautyNumber }));
+        moves.push(
+          await move(players[side], buildBeautyContestPrompt(state), parseBeautyNumber, MAX_TOKENS.beautyContest, play, `${r}/${side}`, {
+            what: 'number (0 to 100)',
+            parse: parseBeautyNumber,
+          }),
+        );
       }
     }
     const [x, y] = [num(moves[0]), num(moves[1])];

@@ -24,7 +24,7 @@ export const similarityModule = defineLabModule({
       id: 'alike-cooperate',
       title: 'Do alike models get along?',
       caption:
-        'Four small models were trained on purpose for this: two learnt word lexicon A, two lexicon B. First the maps: bright squares mean two models process text in a similar way. Then every pair plays a word-guessing game and writes short stories together. Pairs on the same lexicon should understand each other\'s hints, but keep telling the same few stories. The regression asks whether CKA predicts both. The behaviour was planted, so the lab can show it finds it; real findings need real models.',
+        "Four small models were trained on purpose for this: two learnt word lexicon A, two lexicon B. First the maps: bright squares mean two models process text in a similar way. Then every pair plays a word-guessing game and writes short stories together. Pairs on the same lexicon should understand each other's hints, but keep telling the same few stories. The regression asks whether CKA predicts both. The behaviour was planted, so the lab can show it finds it; real findings need real models.",
       tour: [
         'The run first has each of the four models read the same paragraphs, and compares their layers: the CKA maps. Bright means alike. Which pairs are most alike?',
         'Then every pair plays word guessing: one model thinks of a word and gives a one-word hint, the other guesses. In "Planted, then measured", pairs on the same lexicon guess almost every word, pairs across lexicons almost none.',

@@ -31,7 +31,12 @@ export interface NoveltySummary {
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
 
-export function summarizeNovelty(episodes: readonly Episode<SimilarityRecord>[], pairs: readonly SimilarityPair[], kind: 'linear' | 'debiased', options?: RegressionOptions): NoveltySummary | null {
+export function summarizeNovelty(
+  episodes: readonly Episode<SimilarityRecord>[],
+  pairs: readonly SimilarityPair[],
+  kind: 'linear' | 'debiased',
+  options?: RegressionOptions,
+): NoveltySummary | null {
   const records = episodes.flatMap((e) => e.records.filter((r) => r.kind === 'novelty'));
   if (!records.length) return null;
   const rows: GameRow[] = [];
@@ -45,14 +50,19 @@ export function summarizeNovelty(episodes: readonly Episode<SimilarityRecord>[],
       mi: [[], []],
     };
     acc.s.episodes++;
-    for (const r of rec.rounds) for (const w of [...r.brainstorm, ...r.joint, ...r.solo]) {
-      acc.s.written++;
-      if (w.text === null) acc.s.failed++;
-    }
+    for (const r of rec.rounds)
+      for (const w of [...r.brainstorm, ...r.joint, ...r.solo]) {
+        acc.s.written++;
+        if (w.text === null) acc.s.failed++;
+      }
     const sim = simOfPair(pairs, rec.a, rec.b, kind);
     const measures = ([0, 1] as const).map((side) => {
       const texts = (which: 'joint' | 'solo') => rec.rounds.map((r) => r[which][side].text).filter((t): t is string => t !== null);
-      return { uj: uniqueness(texts('joint')).classes, us: uniqueness(texts('solo')).classes, mi: mean(rec.mi.filter((m) => m.side === side).map((m) => m.mi)) };
+      return {
+        uj: uniqueness(texts('joint')).classes,
+        us: uniqueness(texts('solo')).classes,
+        mi: mean(rec.mi.filter((m) => m.side === side).map((m) => m.mi)),
+      };
     });
     for (const side of [0, 1] as const) {
       const { uj, us, mi } = measures[side];
@@ -62,7 +72,8 @@ export function summarizeNovelty(episodes: readonly Episode<SimilarityRecord>[],
       if (Number.isFinite(mi)) acc.mi[side].push(mi);
       const [focal, partner] = side ? [rec.b, rec.a] : [rec.a, rec.b];
       rows.push({ game: `${rec.task}.uniqueness`, focal, partner, repeat: rec.repeat, score: uj, partnerScore: other.uj, ...sim });
-      if (Number.isFinite(mi)) rows.push({ game: `${rec.task}.mi`, focal, partner, repeat: rec.repeat, score: mi, partnerScore: Number.isFinite(other.mi) ? other.mi : null, ...sim });
+      if (Number.isFinite(mi))
+        rows.push({ game: `${rec.task}.mi`, focal, partner, repeat: rec.repeat, score: mi, partnerScore: Number.isFinite(other.mi) ? other.mi : null, ...sim });
     }
     byPair.set(key, acc);
   }
@@ -82,5 +93,11 @@ export function summarizeNovelty(episodes: readonly Episode<SimilarityRecord>[],
 
 /** One regression per novelty outcome (`<task>.uniqueness`, `<task>.mi`). */
 export function noveltyRegressions(rows: readonly GameRow[], options?: RegressionOptions): SimilarityRegression[] {
-  return [...new Set(rows.map((r) => r.game))].map((o) => similarityRegression(rows.filter((r) => r.game === o), o, options));
+  return [...new Set(rows.map((r) => r.game))].map((o) =>
+    similarityRegression(
+      rows.filter((r) => r.game === o),
+      o,
+      options,
+    ),
+  );
 }

@@ -24,7 +24,15 @@ export interface NoveltyPlay {
   progress(fraction: number, note?: string): void;
 }
 
-async function write<T>(model: RunnerModel, messages: ChatMessage[], parse: (raw: string) => ParseResult<T>, show: (v: T) => string, maxNewTokens: number, play: NoveltyPlay, key: string): Promise<Written> {
+async function write<T>(
+  model: RunnerModel,
+  messages: ChatMessage[],
+  parse: (raw: string) => ParseResult<T>,
+  show: (v: T) => string,
+  maxNewTokens: number,
+  play: NoveltyPlay,
+  key: string,
+): Promise<Written> {
   const asked = await askParsed(model, {
     messages,
     parse,
@@ -62,12 +70,30 @@ export async function playNovelty(play: NoveltyPlay): Promise<NoveltyRecord> {
   for (let r = 0; r < play.rounds; r++) {
     play.progress(r / (play.rounds + 1), `${task}: round ${r + 1} of ${play.rounds}`);
     const brainstorm = [] as unknown as [Written, Written];
-    for (const side of [0, 1] as const) brainstorm[side] = await write(models[side], buildBrainstormPrompt(task), parseBrainstorm, asIdeas, MAX_TOKENS.brainstorm, play, `${r}/brainstorm/${side}`);
+    for (const side of [0, 1] as const)
+      brainstorm[side] = await write(
+        models[side],
+        buildBrainstormPrompt(task),
+        parseBrainstorm,
+        asIdeas,
+        MAX_TOKENS.brainstorm,
+        play,
+        `${r}/brainstorm/${side}`,
+      );
     const both = brainstorm.map((w) => w.text).filter((t): t is string => t !== null);
     const joint = [] as unknown as [Written, Written];
     const solo = [] as unknown as [Written, Written];
     for (const side of [0, 1] as const) {
-      const final = (ideas: string[], key: string) => write(models[side], buildFinalTextPrompt(task, ideas), (t) => parseFinalText(t, task), (v) => v, MAX_TOKENS[task], play, `${r}/${key}/${side}`);
+      const final = (ideas: string[], key: string) =>
+        write(
+          models[side],
+          buildFinalTextPrompt(task, ideas),
+          (t) => parseFinalText(t, task),
+          (v) => v,
+          MAX_TOKENS[task],
+          play,
+          `${r}/${key}/${side}`,
+        );
       joint[side] = await final(both, 'joint');
       solo[side] = await final(brainstorm[side].text ? [brainstorm[side].text!] : [], 'solo');
     }

@@ -78,7 +78,10 @@ export function comparePlanted(planted: PlantedSimilarity, analysis: SimilarityA
   const same = (a: string, b: string) => planted.lexicon[a] !== undefined && planted.lexicon[a] === planted.lexicon[b];
   const split = (rows: readonly Pick<OutcomeRow, 'focal' | 'partner' | 'score'>[]): WithinAcross | null =>
     rows.length
-      ? { same: mean(rows.filter((r) => same(r.focal, r.partner)).map((r) => r.score)), other: mean(rows.filter((r) => !same(r.focal, r.partner)).map((r) => r.score)) }
+      ? {
+          same: mean(rows.filter((r) => same(r.focal, r.partner)).map((r) => r.score)),
+          other: mean(rows.filter((r) => !same(r.focal, r.partner)).map((r) => r.score)),
+        }
       : null;
   const pairs = analysis.pairs.filter((p) => p.a !== p.b);
   return {
@@ -91,7 +94,9 @@ export function comparePlanted(planted: PlantedSimilarity, analysis: SimilarityA
     slopes: [
       // With word guessing the only game, the lab fits it once, as "all" games.
       finding(
-        (analysis.games?.regressions ?? []).map((r) => (r.game === 'all' && analysis.games!.rows.every((x) => x.game === 'wordGuessing') ? { ...r, game: 'wordGuessing' } : r)),
+        (analysis.games?.regressions ?? []).map((r) =>
+          r.game === 'all' && analysis.games!.rows.every((x) => x.game === 'wordGuessing') ? { ...r, game: 'wordGuessing' } : r,
+        ),
         'wordGuessing',
         planted.slopes.wordGuessing,
       ),

@@ -19,7 +19,10 @@ export function words(text: string): string[] {
 }
 
 export function wordCount(text: string): number {
-  return text.trim().split(/\s+/).filter((w) => w.length > 0).length;
+  return text
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w.length > 0).length;
 }
 
 export function fourGrams(text: string): Set<string> {
@@ -43,7 +46,30 @@ const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 const article = (w: string): string => (/^[aeiou]/i.test(w) ? 'an' : 'a');
 
 // ---------------------------------------------------------------- towns
-const TOWN_HEADS = ['Bris', 'Calde', 'Drum', 'Eskel', 'Farra', 'Gorran', 'Hollin', 'Istra', 'Jorvel', 'Kessa', 'Lummen', 'Marrow', 'Orlin', 'Pardue', 'Quen', 'Rillam', 'Sabber', 'Tolvan', 'Umber', 'Vessel', 'Wendle', 'Yarrow'];
+const TOWN_HEADS = [
+  'Bris',
+  'Calde',
+  'Drum',
+  'Eskel',
+  'Farra',
+  'Gorran',
+  'Hollin',
+  'Istra',
+  'Jorvel',
+  'Kessa',
+  'Lummen',
+  'Marrow',
+  'Orlin',
+  'Pardue',
+  'Quen',
+  'Rillam',
+  'Sabber',
+  'Tolvan',
+  'Umber',
+  'Vessel',
+  'Wendle',
+  'Yarrow',
+];
 const TOWN_TAILS = ['mere', 'wick', 'haven', 'by', 'stead', 'brook', 'holm', 'combe', 'field', 'gate', 'moor'];
 const TOWN_KINDS = ['town', 'village', 'small city', 'market town'];
 const TOWN_SETTINGS = [
@@ -96,7 +122,14 @@ const INDUSTRIES: readonly (readonly [string, string])[] = [
   ['casting church bells', 'bells from its foundry hang in towers across the province'],
   ['cutting peat for fuel', 'the drained bogs have since been flooded again to make a wetland reserve'],
 ];
-const MODERN = ['tourism and small engineering firms', 'healthcare and education', 'software and remote office jobs', 'warehousing and transport', 'wind and solar energy', 'food processing'];
+const MODERN = [
+  'tourism and small engineering firms',
+  'healthcare and education',
+  'software and remote office jobs',
+  'warehousing and transport',
+  'wind and solar energy',
+  'food processing',
+];
 const LANDMARKS: readonly (readonly [string, string])[] = [
   ['a crooked bell tower', 'which leans noticeably to the west and has done so for four hundred years'],
   ['a covered bridge with painted rafters', 'whose ceiling shows scenes from local folk tales'],
@@ -118,8 +151,20 @@ const FESTIVALS: readonly (readonly [string, string])[] = [
   ['a sheep fair', 'farmers from the whole district bring their flocks to be judged'],
 ];
 const SEASONS = ['spring', 'summer', 'autumn', 'winter'];
-const POPULATIONS = ['about two thousand', 'roughly five thousand', 'a little under twelve thousand', 'around eight hundred', 'nearly thirty thousand', 'about fifteen hundred'];
-const POP_NOTES = ['roughly double what it was a century ago', 'though it swells considerably in summer', 'many of whom commute to larger towns nearby', 'and it has been slowly shrinking for decades'];
+const POPULATIONS = [
+  'about two thousand',
+  'roughly five thousand',
+  'a little under twelve thousand',
+  'around eight hundred',
+  'nearly thirty thousand',
+  'about fifteen hundred',
+];
+const POP_NOTES = [
+  'roughly double what it was a century ago',
+  'though it swells considerably in summer',
+  'many of whom commute to larger towns nearby',
+  'and it has been slowly shrinking for decades',
+];
 
 function town(rng: Rng, name: string): string {
   const kind = pick(rng, TOWN_KINDS);
@@ -171,9 +216,75 @@ function town(rng: Rng, name: string): string {
 }
 
 // ---------------------------------------------------------------- people
-const GIVEN_F = ['Ada', 'Brigit', 'Corra', 'Delphine', 'Edda', 'Freya', 'Greta', 'Hesper', 'Ione', 'Juno', 'Katya', 'Lisbet', 'Mira', 'Nell', 'Odile', 'Petra', 'Rosalind', 'Sabine', 'Tova', 'Ysolde'];
-const GIVEN_M = ['Anselm', 'Bram', 'Cassius', 'Dorian', 'Emeric', 'Florian', 'Gideon', 'Hal', 'Ivo', 'Jasper', 'Kasimir', 'Leopold', 'Magnus', 'Nils', 'Oren', 'Piet', 'Rufus', 'Silas', 'Teodor', 'Ulric'];
-const SURNAMES = ['Albright', 'Brennock', 'Castellan', 'Dunmore', 'Evershaw', 'Falkner', 'Greywell', 'Hartigan', 'Ingram', 'Jessop', 'Kilbride', 'Larchmont', 'Mortensen', 'Nightingale', 'Oakes', 'Penhallow', 'Quarrie', 'Rendell', 'Strand', 'Thorne', 'Underhill', 'Vantongeren', 'Whitlock'];
+const GIVEN_F = [
+  'Ada',
+  'Brigit',
+  'Corra',
+  'Delphine',
+  'Edda',
+  'Freya',
+  'Greta',
+  'Hesper',
+  'Ione',
+  'Juno',
+  'Katya',
+  'Lisbet',
+  'Mira',
+  'Nell',
+  'Odile',
+  'Petra',
+  'Rosalind',
+  'Sabine',
+  'Tova',
+  'Ysolde',
+];
+const GIVEN_M = [
+  'Anselm',
+  'Bram',
+  'Cassius',
+  'Dorian',
+  'Emeric',
+  'Florian',
+  'Gideon',
+  'Hal',
+  'Ivo',
+  'Jasper',
+  'Kasimir',
+  'Leopold',
+  'Magnus',
+  'Nils',
+  'Oren',
+  'Piet',
+  'Rufus',
+  'Silas',
+  'Teodor',
+  'Ulric',
+];
+const SURNAMES = [
+  'Albright',
+  'Brennock',
+  'Castellan',
+  'Dunmore',
+  'Evershaw',
+  'Falkner',
+  'Greywell',
+  'Hartigan',
+  'Ingram',
+  'Jessop',
+  'Kilbride',
+  'Larchmont',
+  'Mortensen',
+  'Nightingale',
+  'Oakes',
+  'Penhallow',
+  'Quarrie',
+  'Rendell',
+  'Strand',
+  'Thorne',
+  'Underhill',
+  'Vantongeren',
+  'Whitlock',
+];
 const BIRTHPLACES = [
   'in a fishing village on a windy northern coast',
   'in a mining town in the eastern hills',
@@ -191,7 +302,7 @@ const TRAININGS = [
   'in the archives of a provincial museum',
   'at a conservatory in the capital',
   'as a clerk in a shipping office',
-  'at a teachers\' college far from home',
+  "at a teachers' college far from home",
   'in a busy printing works',
 ];
 interface Profession {
@@ -201,24 +312,114 @@ interface Profession {
   legacy: string;
 }
 const PROFESSIONS: readonly Profession[] = [
-  { title: 'cartographer', interest: 'coastal surveying', work: 'a set of charts of a remote archipelago, drawn from a small sailing boat over eleven summers', legacy: 'fishing crews relied on the charts for decades' },
-  { title: 'botanist', interest: 'mountain plants', work: 'a catalogue of more than six hundred alpine flowers, each illustrated by hand', legacy: 'walkers still carry pocket editions of the catalogue' },
-  { title: 'architect', interest: 'cheap and sturdy housing', work: 'a design for terraced houses built from rammed earth and recycled timber', legacy: 'whole streets of those houses are still lived in' },
-  { title: 'chemist', interest: 'natural dyes', work: 'a method for fixing plant dyes to cotton without toxic metal salts', legacy: 'small textile workshops adopted the method widely' },
-  { title: 'engineer', interest: 'village water supply', work: 'a hand-operated pump that could be repaired with ordinary farm tools', legacy: 'thousands of the pumps were built under licence' },
-  { title: 'astronomer', interest: 'variable stars', work: 'thousands of careful brightness measurements made with a modest rooftop telescope', legacy: 'later researchers reused the measurements to study long cycles in those stars' },
-  { title: 'novelist', interest: 'stories of ordinary families', work: 'a cycle of nine novels following three families through a century of change', legacy: 'the novels are still set as reading in many schools' },
-  { title: 'cook', interest: 'regional food', work: 'a cookbook that collected recipes from every village along a single river valley', legacy: 'several dishes from the book returned to restaurant menus' },
-  { title: 'mathematician', interest: 'puzzles and number patterns', work: 'a proof about tiling patterns that had resisted solution for decades', legacy: 'the result is now taught in advanced geometry courses' },
-  { title: 'teacher', interest: 'adult literacy', work: 'a network of evening schools for adults who had never learned to read', legacy: 'the schools were copied in many other regions' },
-  { title: 'photographer', interest: 'portraits of working people', work: 'a series of portraits of dock workers, miners and market traders taken over thirty years', legacy: 'the portraits form a valuable record of vanished trades' },
-  { title: 'doctor', interest: 'rural medicine', work: 'a travelling clinic that visited remote farms first by horse and later by motorbike', legacy: 'the clinic became a model for mobile health services' },
-  { title: 'glassblower', interest: 'glass', work: 'a technique for making thin but remarkably tough drinking glasses', legacy: 'the technique is still used in several workshops' },
-  { title: 'composer', interest: 'folk melodies', work: 'a collection of songs transcribed from shepherds and arranged for small choirs', legacy: 'amateur choirs continue to perform the arrangements' },
-  { title: 'judge', interest: 'family law', work: 'a series of rulings that made it easier for children to be heard in custody disputes', legacy: 'the principles were later written into statute' },
-  { title: 'economist', interest: 'local credit', work: 'a study of village savings clubs that shaped many small lending schemes', legacy: 'the study is still cited in debates on microfinance' },
-  { title: 'runner', interest: 'endurance running', work: 'winning a gruelling mountain race across three valleys eleven times in a row', legacy: 'the race now awards a trophy in that name' },
-  { title: 'librarian', interest: 'rare books', work: 'a catalogue of every book printed in the province before 1700', legacy: 'historians depend on the catalogue to this day' },
+  {
+    title: 'cartographer',
+    interest: 'coastal surveying',
+    work: 'a set of charts of a remote archipelago, drawn from a small sailing boat over eleven summers',
+    legacy: 'fishing crews relied on the charts for decades',
+  },
+  {
+    title: 'botanist',
+    interest: 'mountain plants',
+    work: 'a catalogue of more than six hundred alpine flowers, each illustrated by hand',
+    legacy: 'walkers still carry pocket editions of the catalogue',
+  },
+  {
+    title: 'architect',
+    interest: 'cheap and sturdy housing',
+    work: 'a design for terraced houses built from rammed earth and recycled timber',
+    legacy: 'whole streets of those houses are still lived in',
+  },
+  {
+    title: 'chemist',
+    interest: 'natural dyes',
+    work: 'a method for fixing plant dyes to cotton without toxic metal salts',
+    legacy: 'small textile workshops adopted the method widely',
+  },
+  {
+    title: 'engineer',
+    interest: 'village water supply',
+    work: 'a hand-operated pump that could be repaired with ordinary farm tools',
+    legacy: 'thousands of the pumps were built under licence',
+  },
+  {
+    title: 'astronomer',
+    interest: 'variable stars',
+    work: 'thousands of careful brightness measurements made with a modest rooftop telescope',
+    legacy: 'later researchers reused the measurements to study long cycles in those stars',
+  },
+  {
+    title: 'novelist',
+    interest: 'stories of ordinary families',
+    work: 'a cycle of nine novels following three families through a century of change',
+    legacy: 'the novels are still set as reading in many schools',
+  },
+  {
+    title: 'cook',
+    interest: 'regional food',
+    work: 'a cookbook that collected recipes from every village along a single river valley',
+    legacy: 'several dishes from the book returned to restaurant menus',
+  },
+  {
+    title: 'mathematician',
+    interest: 'puzzles and number patterns',
+    work: 'a proof about tiling patterns that had resisted solution for decades',
+    legacy: 'the result is now taught in advanced geometry courses',
+  },
+  {
+    title: 'teacher',
+    interest: 'adult literacy',
+    work: 'a network of evening schools for adults who had never learned to read',
+    legacy: 'the schools were copied in many other regions',
+  },
+  {
+    title: 'photographer',
+    interest: 'portraits of working people',
+    work: 'a series of portraits of dock workers, miners and market traders taken over thirty years',
+    legacy: 'the portraits form a valuable record of vanished trades',
+  },
+  {
+    title: 'doctor',
+    interest: 'rural medicine',
+    work: 'a travelling clinic that visited remote farms first by horse and later by motorbike',
+    legacy: 'the clinic became a model for mobile health services',
+  },
+  {
+    title: 'glassblower',
+    interest: 'glass',
+    work: 'a technique for making thin but remarkably tough drinking glasses',
+    legacy: 'the technique is still used in several workshops',
+  },
+  {
+    title: 'composer',
+    interest: 'folk melodies',
+    work: 'a collection of songs transcribed from shepherds and arranged for small choirs',
+    legacy: 'amateur choirs continue to perform the arrangements',
+  },
+  {
+    title: 'judge',
+    interest: 'family law',
+    work: 'a series of rulings that made it easier for children to be heard in custody disputes',
+    legacy: 'the principles were later written into statute',
+  },
+  {
+    title: 'economist',
+    interest: 'local credit',
+    work: 'a study of village savings clubs that shaped many small lending schemes',
+    legacy: 'the study is still cited in debates on microfinance',
+  },
+  {
+    title: 'runner',
+    interest: 'endurance running',
+    work: 'winning a gruelling mountain race across three valleys eleven times in a row',
+    legacy: 'the race now awards a trophy in that name',
+  },
+  {
+    title: 'librarian',
+    interest: 'rare books',
+    work: 'a catalogue of every book printed in the province before 1700',
+    legacy: 'historians depend on the catalogue to this day',
+  },
 ];
 const ARCHIVES = ['in a university library', 'in a small museum in the home town', 'by a foundation run by former students', 'in the national archive'];
 
@@ -265,7 +466,24 @@ interface Kind {
   features: readonly string[];
   habits: readonly string[];
 }
-const ADJECTIVES = ['copper-throated', 'ash-grey', 'lantern', 'moss', 'dusk', 'salt-marsh', 'ember', 'cloud', 'thornback', 'glossy', 'speckled', 'long-tailed', 'river', 'pale', 'banded', 'crested'];
+const ADJECTIVES = [
+  'copper-throated',
+  'ash-grey',
+  'lantern',
+  'moss',
+  'dusk',
+  'salt-marsh',
+  'ember',
+  'cloud',
+  'thornback',
+  'glossy',
+  'speckled',
+  'long-tailed',
+  'river',
+  'pale',
+  'banded',
+  'crested',
+];
 const KINDS: readonly Kind[] = [
   {
     group: 'songbird',
@@ -273,23 +491,43 @@ const KINDS: readonly Kind[] = [
     bases: ['warbler', 'finch', 'thrush', 'wren'],
     sizes: ['twelve centimetres long', 'about the size of a sparrow', 'fifteen centimetres from beak to tail'],
     features: ['a bright patch of colour on the throat', 'white bars across dark wings', 'a short, heavy beak suited to cracking seeds'],
-    habits: ['It sings mainly at dawn, and each male uses a repertoire of several dozen phrases.', 'Pairs build cup-shaped nests of grass and spider silk low in dense shrubs.', 'In autumn large flocks gather on the coast before flying south together.'],
+    habits: [
+      'It sings mainly at dawn, and each male uses a repertoire of several dozen phrases.',
+      'Pairs build cup-shaped nests of grass and spider silk low in dense shrubs.',
+      'In autumn large flocks gather on the coast before flying south together.',
+    ],
   },
   {
     group: 'frog',
     adult: 'An adult',
     bases: ['tree frog', 'frog', 'toad'],
     sizes: ['barely three centimetres long', 'about the length of a thumb', 'up to nine centimetres long'],
-    features: ['sticky pads on its toes', 'skin that shifts from green to brown with the temperature', 'a loud, rattling call that carries far across the water'],
-    habits: ['It lays its eggs on leaves overhanging ponds, so that hatching tadpoles drop straight into the water.', 'During dry months it buries itself in mud and waits for the rains.', 'It hunts small insects at night, catching them with a quick flick of its tongue.'],
+    features: [
+      'sticky pads on its toes',
+      'skin that shifts from green to brown with the temperature',
+      'a loud, rattling call that carries far across the water',
+    ],
+    habits: [
+      'It lays its eggs on leaves overhanging ponds, so that hatching tadpoles drop straight into the water.',
+      'During dry months it buries itself in mud and waits for the rains.',
+      'It hunts small insects at night, catching them with a quick flick of its tongue.',
+    ],
   },
   {
     group: 'beetle',
     adult: 'An adult',
     bases: ['beetle', 'weevil', 'ground beetle'],
     sizes: ['less than a centimetre long', 'around two centimetres long', 'among the larger insects in its range'],
-    features: ['a metallic shell that shines green or violet depending on the angle', 'long antennae with feathery tips', 'ridged wing cases that help it shed rainwater'],
-    habits: ['Larvae feed on decaying wood, helping to recycle fallen trees.', 'Adults are active mainly on warm evenings and are drawn to pale flowers.', 'When disturbed it releases a bitter fluid that deters birds.'],
+    features: [
+      'a metallic shell that shines green or violet depending on the angle',
+      'long antennae with feathery tips',
+      'ridged wing cases that help it shed rainwater',
+    ],
+    habits: [
+      'Larvae feed on decaying wood, helping to recycle fallen trees.',
+      'Adults are active mainly on warm evenings and are drawn to pale flowers.',
+      'When disturbed it releases a bitter fluid that deters birds.',
+    ],
   },
   {
     group: 'freshwater fish',
@@ -297,7 +535,11 @@ const KINDS: readonly Kind[] = [
     bases: ['darter', 'minnow', 'loach', 'catfish'],
     sizes: ['about six centimetres long', 'up to a forearm in length', 'small enough to shelter under pebbles'],
     features: ['a row of dark spots along each flank', 'whisker-like barbels around the mouth', 'fins edged in bright orange during the breeding season'],
-    habits: ['It feeds on insect larvae picked from the stream bed.', 'Males guard the eggs, fanning them with their fins to keep them supplied with oxygen.', 'It prefers cold, fast water and disappears from streams that become silted.'],
+    habits: [
+      'It feeds on insect larvae picked from the stream bed.',
+      'Males guard the eggs, fanning them with their fins to keep them supplied with oxygen.',
+      'It prefers cold, fast water and disappears from streams that become silted.',
+    ],
   },
   {
     group: 'small mammal',
@@ -305,7 +547,11 @@ const KINDS: readonly Kind[] = [
     bases: ['shrew', 'vole', 'dormouse', 'bat'],
     sizes: ['lighter than a coin', 'about the length of a finger, excluding the tail', 'small enough to fit in a teaspoon'],
     features: ['soft fur that is grey above and cream below', 'unusually large ears', 'a long tail that it uses for balance'],
-    habits: ['It must eat almost constantly and can starve within hours without food.', 'It spends the winter in a deep sleep inside hollow trees.', 'It is active almost entirely at night and is rarely seen by people.'],
+    habits: [
+      'It must eat almost constantly and can starve within hours without food.',
+      'It spends the winter in a deep sleep inside hollow trees.',
+      'It is active almost entirely at night and is rarely seen by people.',
+    ],
   },
   {
     group: 'flowering plant',
@@ -313,7 +559,11 @@ const KINDS: readonly Kind[] = [
     bases: ['orchid', 'bellflower', 'saxifrage', 'gentian'],
     sizes: ['rarely taller than ten centimetres', 'up to half a metre tall', 'low and cushion-forming'],
     features: ['deep blue flowers that open only in full sun', 'leaves covered in fine silvery hairs', 'clusters of small white flowers with a scent of honey'],
-    habits: ['Its seeds are spread by ants, which carry them away for the oily food attached to each one.', 'It flowers for only two weeks each year, and is pollinated mainly by bumblebees.', 'It grows in cracks in bare rock, where few competitors can survive.'],
+    habits: [
+      'Its seeds are spread by ants, which carry them away for the oily food attached to each one.',
+      'It flowers for only two weeks each year, and is pollinated mainly by bumblebees.',
+      'It grows in cracks in bare rock, where few competitors can survive.',
+    ],
   },
 ];
 const HABITATS = [

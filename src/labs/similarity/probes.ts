@@ -81,7 +81,10 @@ export function selectProbes(set: ProbeSetChoice, count: number, seed: number, c
     }
     if (list.length === 0) return { probes: [], error: 'The custom probe list is empty: add at least one non-empty probe, one per line.' };
     if (list.length < count) {
-      return { probes: [], error: `The custom probe list has ${list.length} non-empty ${plural(list.length, 'probe')}, but ${count} were asked for. Add more probes or lower the count to ${list.length}.` };
+      return {
+        probes: [],
+        error: `The custom probe list has ${list.length} non-empty ${plural(list.length, 'probe')}, but ${count} were asked for. Add more probes or lower the count to ${list.length}.`,
+      };
     }
     return { probes: list.slice(0, count) };
   }

@@ -76,12 +76,20 @@ export function similarityRegression(rows: readonly OutcomeRow[], game: string, 
   const notes: string[] = [];
   let usable = rows.filter((r) => r.sim !== null);
   const values = new Map<Covariate, (number | null)[]>();
-  for (const c of options.covariates) values.set(c, usable.map((r) => covariate(c, r, options)));
+  for (const c of options.covariates)
+    values.set(
+      c,
+      usable.map((r) => covariate(c, r, options)),
+    );
   const complete = usable.map((_, i) => [...values.values()].every((v) => v[i] !== null));
   const dropped = complete.filter((k) => !k).length;
   if (dropped) notes.push(`${dropped} rows left out for unknown covariates`);
   usable = usable.filter((_, i) => complete[i]);
-  for (const [c, v] of values) values.set(c, v.filter((_, i) => complete[i]));
+  for (const [c, v] of values)
+    values.set(
+      c,
+      v.filter((_, i) => complete[i]),
+    );
   const kept = options.covariates.filter((c) => {
     const v = values.get(c)!;
     const varies = v.some((x) => x !== v[0]);
@@ -103,14 +111,20 @@ export function similarityRegression(rows: readonly OutcomeRow[], game: string, 
   try {
     const result = mixedLM({
       y,
-      fixed: [{ name: 'sim', values: sim }, ...kept.map((c) => ({ name: c, values: c === 'identical' || c === 'sameFamily' ? (values.get(c) as number[]) : minMax(values.get(c) as number[]) }))],
+      fixed: [
+        { name: 'sim', values: sim },
+        ...kept.map((c) => ({ name: c, values: c === 'identical' || c === 'sameFamily' ? (values.get(c) as number[]) : minMax(values.get(c) as number[]) })),
+      ],
       factors: [
         { name: 'focal', labels: usable.map((r) => r.focal) },
         { name: 'partner', labels: usable.map((r) => r.partner) },
       ],
     });
     // A singular fit is a finding, not a failure: the models differ by no more than sim (and the covariates) explain.
-    if (result.singular) notes.push(`the random-intercept variance of ${result.singular.join(' and ')} is 0 (a singular fit: no model stands out beyond what the fixed effects explain)`);
+    if (result.singular)
+      notes.push(
+        `the random-intercept variance of ${result.singular.join(' and ')} is 0 (a singular fit: no model stands out beyond what the fixed effects explain)`,
+      );
     return withNotes({ ...base, result });
   } catch (e) {
     return withNotes({ ...base, result: null, note: `the fit failed: ${(e as Error).message}` });

@@ -15,8 +15,9 @@ import type { NoveltyTask } from '../../core/prompts/similarity';
 export const similarityModels = (config: SimilarityConfig): string[] => [...new Set(config.models)];
 
 /** The models to load: the compared ones, and the judge when games may need it. */
-const modelsToLoad = (config: SimilarityConfig): string[] =>
-  [...new Set([...similarityModels(config), ...(config.judge.enabled && config.games.length ? [config.judge.model] : [])])];
+const modelsToLoad = (config: SimilarityConfig): string[] => [
+  ...new Set([...similarityModels(config), ...(config.judge.enabled && config.games.length ? [config.judge.model] : [])]),
+];
 
 export interface GameItem {
   game: GameName;
@@ -37,7 +38,8 @@ export function noveltyQueue(config: SimilarityConfig): NoveltyItem[] {
   const models = similarityModels(config);
   const out: NoveltyItem[] = [];
   for (const task of config.novelty)
-    for (let i = 0; i < models.length; i++) for (let j = i; j < models.length; j++) for (let repeat = 0; repeat < config.repeats; repeat++) out.push({ task, a: models[i], b: models[j], repeat });
+    for (let i = 0; i < models.length; i++)
+      for (let j = i; j < models.length; j++) for (let repeat = 0; repeat < config.repeats; repeat++) out.push({ task, a: models[i], b: models[j], repeat });
   return out;
 }
 
@@ -66,7 +68,11 @@ export const similarityRunner: LabRunner<SimilarityConfig, SimilarityRecord> = {
     const { error } = selectProbes(config.probes.set, config.probes.count, config.seed, config.probes.custom);
     if (error) return { episodes: 0, bytesPerEpisode: 0, models, unavailable: error };
     // [m, L+1, H] float32 per model, sized for a 1B model (17 × 2048)
-    return { episodes: similarityModels(config).length + gameQueue(config).length + noveltyQueue(config).length, bytesPerEpisode: config.probes.count * 17 * 2048 * 4 + 2_000, models };
+    return {
+      episodes: similarityModels(config).length + gameQueue(config).length + noveltyQueue(config).length,
+      bytesPerEpisode: config.probes.count * 17 * 2048 * 4 + 2_000,
+      models,
+    };
   },
   async runEpisode(config, ctx): Promise<Episode<SimilarityRecord>> {
     const models = requireModels('similarity', ctx.models);

@@ -27,7 +27,21 @@ export function pooledCsv(analysis: SimilarityAnalysis, kind: 'linear' | 'debias
   const head = ['model_a', 'model_b', 'layers_a', 'layers_b', 'hsic', 'global', 'max_aligned', 'early', 'middle', 'late', 'p_global', 'probes', 'probe_set'];
   return toCsv(
     head,
-    pooledRows(analysis, kind).map((r) => [r.a, r.b, r.La, r.Lb, kind, r.global, r.maxAligned, r.early, r.mid, r.late, r.pGlobal, analysis.m, analysis.probeSet]),
+    pooledRows(analysis, kind).map((r) => [
+      r.a,
+      r.b,
+      r.La,
+      r.Lb,
+      kind,
+      r.global,
+      r.maxAligned,
+      r.early,
+      r.mid,
+      r.late,
+      r.pGlobal,
+      analysis.m,
+      analysis.probeSet,
+    ]),
   );
 }
 

@@ -11,13 +11,7 @@ import { buildLagSamples, groupedSplit, syncR2Steps, type EpisodeRecord, type Sy
 import { runSteps, type Progress } from '../../core/steps';
 import type { Episode } from '../../core/runs/types';
 import type { SynchronyConfig } from './queue';
-import {
-  PASSIVE_TENSORS,
-  STATE_TENSORS,
-  type ConditionResult,
-  type DirectionResult,
-  type SynchronyAnalysis,
-} from './types';
+import { PASSIVE_TENSORS, STATE_TENSORS, type ConditionResult, type DirectionResult, type SynchronyAnalysis } from './types';
 import type { EpisodeMetaRecord, JudgeRecord, Role, SynchronyRecord, TurnRecord } from './records';
 
 /** Below these, a SyncR² is shown with a warning that it is not to be trusted. */
@@ -84,15 +78,18 @@ function direction(r: SyncResult, n: number, groups: number): DirectionResult {
 
 /** The fewest samples on either side (train or test) of any of these masks. */
 function smallestSide(masks: Uint8Array[]): number {
-  return Math.min(...masks.map((m) => {
-    const test = m.reduce((a, v) => a + v, 0);
-    return Math.min(test, m.length - test);
-  }));
+  return Math.min(
+    ...masks.map((m) => {
+      const test = m.reduce((a, v) => a + v, 0);
+      return Math.min(test, m.length - test);
+    }),
+  );
 }
 
 /** Grids per direction, for progress: the α search's (candidates × folds), then the scored splits. */
 const CV_FOLDS = 3;
-const gridsPerDirection = (config: SynchronyConfig) => (config.analysis.alphaMode === 'cv' && config.analysis.alphaGrid.length > 1 ? config.analysis.alphaGrid.length : 0) + 1;
+const gridsPerDirection = (config: SynchronyConfig) =>
+  (config.analysis.alphaMode === 'cv' && config.analysis.alphaGrid.length > 1 ? config.analysis.alphaGrid.length : 0) + 1;
 
 /** Steps of one grid, re-labelled as a fraction of one unit of work. */
 function* unit<T>(steps: Generator<Progress, T>): Generator<number, T> {
@@ -124,7 +121,14 @@ function* chooseAlphaSteps(samples: ReturnType<typeof buildLagSamples>, alphas: 
   return best;
 }
 
-function* oneDirection(records: EpisodeRecord[], dims: Dims, k: number, from: Role, config: SynchronyConfig, warnings: string[]): Generator<number, DirectionResult | null> {
+function* oneDirection(
+  records: EpisodeRecord[],
+  dims: Dims,
+  k: number,
+  from: Role,
+  config: SynchronyConfig,
+  warnings: string[],
+): Generator<number, DirectionResult | null> {
   const d = from === 'A' ? dims : { LA: dims.LB, HA: dims.HB, LB: dims.LA, HB: dims.HA };
   const samples = buildLagSamples(records, d, k, from);
   const groups = new Set(samples.group).size;
@@ -157,22 +161,33 @@ function* oneDirection(records: EpisodeRecord[], dims: Dims, k: number, from: Ro
     return null;
   }
   if (samples.source.n < TRUST.samples || groups < TRUST.groups) {
-    warnings.push(`${label}: only ${samples.source.n} samples in ${groups} groups; treat this SyncR² as a rough sketch (aim for ≥ ${TRUST.samples} samples in ≥ ${TRUST.groups} groups).`);
+    warnings.push(
+      `${label}: only ${samples.source.n} samples in ${groups} groups; treat this SyncR² as a rough sketch (aim for ≥ ${TRUST.samples} samples in ≥ ${TRUST.groups} groups).`,
+    );
   }
   return direction(r, samples.source.n, groups);
 }
 
-function* condition(id: string, label: string, parsed: Parsed[], dims: Dims, k: number, config: SynchronyConfig, passive = false): Generator<number, ConditionResult> {
+function* condition(
+  id: string,
+  label: string,
+  parsed: Parsed[],
+  dims: Dims,
+  k: number,
+  config: SynchronyConfig,
+  passive = false,
+): Generator<number, ConditionResult> {
   const warnings: string[] = [];
   const recs = (role?: Role) => parsed.map((p) => toRecord(p, role)).filter((r): r is EpisodeRecord => r !== null);
   const srcA = recs(passive ? 'A' : undefined);
   const srcB = recs(passive ? 'B' : undefined);
-  if (passive && srcA.length < parsed.length) warnings.push(`${parsed.length - srcA.length} episodes have no passive-reader states (the control was off when they ran).`);
+  if (passive && srcA.length < parsed.length)
+    warnings.push(`${parsed.length - srcA.length} episodes have no passive-reader states (the control was off when they ran).`);
   const ab = srcA.length ? yield* oneDirection(srcA, dims, k, 'A', config, warnings) : null;
   const ba = srcB.length ? yield* oneDirection(srcB, dims, k, 'B', config, warnings) : null;
   const both = ab && ba;
-  const syncR2 = both ? 0.5 * (ab.syncR2 + ba.syncR2) : (ab ?? ba)?.syncR2 ?? null;
-  const se = both ? 0.5 * Math.sqrt(ab.se ** 2 + ba.se ** 2) : (ab ?? ba)?.se ?? null;
+  const syncR2 = both ? 0.5 * (ab.syncR2 + ba.syncR2) : ((ab ?? ba)?.syncR2 ?? null);
+  const se = both ? 0.5 * Math.sqrt(ab.se ** 2 + ba.se ** 2) : ((ab ?? ba)?.se ?? null);
   return { condition: id, label, ab, ba, syncR2, se, n: (ab?.n ?? 0) + (ba?.n ?? 0), warnings };
 }
 
@@ -188,11 +203,13 @@ interface ConditionPlan {
 
 function conditionPlans(config: SynchronyConfig, usable: Parsed[]): ConditionPlan[] {
   const plans: ConditionPlan[] = [{ id: 'real', label: 'Real (k = 1)', episodes: usable, k: 1 }];
-  if (config.controls.passiveReader || usable.some((p) => p.episode.tensors[PASSIVE_TENSORS.A])) plans.push({ id: 'passive', label: 'Passive reader', episodes: usable, k: 1, passive: true });
+  if (config.controls.passiveReader || usable.some((p) => p.episode.tensors[PASSIVE_TENSORS.A]))
+    plans.push({ id: 'passive', label: 'Passive reader', episodes: usable, k: 1, passive: true });
   for (const k of config.analysis.lags) if (k > 1 && k % 2 === 1) plans.push({ id: `lag${k}`, label: `Lag k = ${k}`, episodes: usable, k });
   if (config.controls.byRelationship) {
     const levels = [...new Set(usable.map((p) => p.meta.relationship))].sort((a, b) => a - b);
-    for (const level of levels) plans.push({ id: `rel${level}`, label: `Relationship ${level}`, episodes: usable.filter((p) => p.meta.relationship === level), k: 1 });
+    for (const level of levels)
+      plans.push({ id: `rel${level}`, label: `Relationship ${level}`, episodes: usable.filter((p) => p.meta.relationship === level), k: 1 });
   }
   return plans;
 }
@@ -234,7 +251,11 @@ export function analyzeSynchrony(config: SynchronyConfig, episodes: readonly Epi
 }
 
 /** The analysis as steps of {done, total} (total 1000), for runStepsAsync in a worker. */
-export function* analyzeSynchronySteps(config: SynchronyConfig, episodes: readonly Episode<SynchronyRecord>[], pairIndex?: number): Generator<Progress, SynchronyAnalysis> {
+export function* analyzeSynchronySteps(
+  config: SynchronyConfig,
+  episodes: readonly Episode<SynchronyRecord>[],
+  pairIndex?: number,
+): Generator<Progress, SynchronyAnalysis> {
   const TOTAL = 1000;
   const parsed = episodes.map(parseEpisode).filter((p): p is Parsed => p !== null);
   const byPair = new Map<number, Parsed[]>();
@@ -250,7 +271,10 @@ export function* analyzeSynchronySteps(config: SynchronyConfig, episodes: readon
     const scores = list.flatMap((p) => p.judges.filter((j) => j.ok && j.overall !== undefined).map((j) => j.overall!));
     if (!scores.length) continue;
     const realOnly = { ...config, controls: { ...config.controls, passiveReader: false, byRelationship: false }, analysis: { ...config.analysis, lags: [1] } };
-    const real = index === chosen ? conditions.find((c) => c.condition === 'real') : (yield* scaled(analyzePair(realOnly, list), share * (1 + otherDone++), share, TOTAL))[0];
+    const real =
+      index === chosen
+        ? conditions.find((c) => c.condition === 'real')
+        : (yield* scaled(analyzePair(realOnly, list), share * (1 + otherDone++), share, TOTAL))[0];
     performance.push({
       pair: pairName(list[0].meta),
       modelA: list[0].meta.modelA,

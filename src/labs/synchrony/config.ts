@@ -3,12 +3,16 @@ import { defineLab } from '../../core/config/lab-definition';
 import { group, modelIdField, probability, runtimeGroup, seedField } from '../../core/config/fields';
 import { customScenarioSetSchema, SCENARIO_LIMITS } from './scenarios/schema';
 
-const scenarioId = z.string().max(64).regex(/^[\w.-]+$/, 'must be a scenario id');
+const scenarioId = z
+  .string()
+  .max(64)
+  .regex(/^[\w.-]+$/, 'must be a scenario id');
 
 export const synchronyLab = defineLab({
   name: 'synchrony',
   title: 'Synchrony',
-  intro: 'When two people talk, what one of them is thinking now helps predict what the other will think next. Here two AI chatbots talk, and the lab checks whether the same is true of what goes on inside them.',
+  intro:
+    'When two people talk, what one of them is thinking now helps predict what the other will think next. Here two AI chatbots talk, and the lab checks whether the same is true of what goes on inside them.',
   summary: "Agent A's hidden state at turn t predicts agent B's at turn t+1: ridge maps over all layer pairs, summarised as SyncR².",
   version: 2,
   migrations: {

@@ -13,7 +13,7 @@ export const synchronyModule = defineLabModule({
   description: {
     now: 'Two agents (the same or different models; the embedded toy model offline) play scenarios from a library of 40, every layer of both is recorded at every turn, and the A→B and B→A ridge maps and SyncR² ± SE fill in as episodes land, beside the passive-reader, lag and relationship controls. A judge can score each episode on the 7 SOTOPIA dimensions.',
     coming: [
-      'Emotion and action decoding from the recorded states (the method note\'s optional extension).',
+      "Emotion and action decoding from the recorded states (the method note's optional extension).",
       'Several compute workers for the ridge maps of large hub models.',
     ],
   },
@@ -39,7 +39,17 @@ export const synchronyModule = defineLabModule({
         // the organism garbles most. Seed 2 is one of the five; the model card gives all eight.
         seed: 2,
         pairs: [{ a: 'organism-dialogue', b: 'organism-dialogue' }],
-        scenarios: ['negotiation-used-bike', 'cooperation-surprise-party', 'competition-heirloom-piano', 'persuasion-blood-drive', 'norms-queue-jump', 'negotiation-flea-market-lamp', 'cooperation-lost-hikers', 'competition-last-flat', 'persuasion-speed-bumps'],
+        scenarios: [
+          'negotiation-used-bike',
+          'cooperation-surprise-party',
+          'competition-heirloom-piano',
+          'persuasion-blood-drive',
+          'norms-queue-jump',
+          'negotiation-flea-market-lamp',
+          'cooperation-lost-hikers',
+          'competition-last-flat',
+          'persuasion-speed-bumps',
+        ],
         pairingsPerScenario: 1,
         maxUtterancesPerAgent: 4,
         controls: { passiveReader: true, byRelationship: true },

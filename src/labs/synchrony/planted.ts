@@ -26,7 +26,12 @@ export function plantedDialogue(models: readonly string[]): PlantedDialogue | nu
   const s = plantedJson.synchrony;
   const scores = plantedJson.judge.scores;
   const overall = (o: DealOutcome) => JUDGE_DIMENSIONS.reduce((sum, d) => sum + Number(scores[o][d][0]), 0) / JUDGE_DIMENSIONS.length;
-  return { model: models[0], acceptFromTurn: s.accept.fromTurn, acceptProbability: s.accept.probabilityPerTurn, overall: { won: overall('won'), conceded: overall('conceded'), none: overall('none') } };
+  return {
+    model: models[0],
+    acceptFromTurn: s.accept.fromTurn,
+    acceptProbability: s.accept.probabilityPerTurn,
+    overall: { won: overall('won'), conceded: overall('conceded'), none: overall('none') },
+  };
 }
 
 /** A deal is a turn that opens with "Deal"; whoever said it conceded, the other agent won. */

@@ -108,7 +108,15 @@ async function passiveStates(ep: SynchronyEpisode, taken: TurnState[], role: Rol
   return enc.data;
 }
 
-async function judge(config: SynchronyConfig, item: QueueItem, index: number, ep: SynchronyEpisode, turns: TurnRecord[], model: RunnerModel, ctx: EpisodeContext): Promise<JudgeRecord[]> {
+async function judge(
+  config: SynchronyConfig,
+  item: QueueItem,
+  index: number,
+  ep: SynchronyEpisode,
+  turns: TurnRecord[],
+  model: RunnerModel,
+  ctx: EpisodeContext,
+): Promise<JudgeRecord[]> {
   const history: Utterance[] = turns.map((t) => ({ speaker: roleAgent(t.speaker), text: t.parsed ? t.text : '...' }));
   const out: JudgeRecord[] = [];
   for (const target of ['A', 'B'] as const) {
@@ -137,12 +145,22 @@ export function createSynchronyRunner(source: ScenarioSource): LabRunner<Synchro
     lab: 'synchrony',
     plan(config) {
       const missing = source.ids(config).filter((id) => source.pairings(config, id) === 0);
-      if (missing.length) return { episodes: 0, bytesPerEpisode: 0, models: modelsOf(config), unavailable: `Unknown scenario${missing.length > 1 ? 's' : ''} (or without persona pairings): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}. Pick scenarios from the library or add them in the editor.` };
+      if (missing.length)
+        return {
+          episodes: 0,
+          bytesPerEpisode: 0,
+          models: modelsOf(config),
+          unavailable: `Unknown scenario${missing.length > 1 ? 's' : ''} (or without persona pairings): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}. Pick scenarios from the library or add them in the editor.`,
+        };
       const queue = buildQueue(config, source);
       if (!queue.length) return { episodes: 0, bytesPerEpisode: 0, models: modelsOf(config), unavailable: 'No scenario to run: pick at least one scenario.' };
       // 16 utterances × (L+1)·H floats, sized for a 1B model (17 × 2048), twice with the passive control.
       const perState = 17 * 2048 * 4;
-      return { episodes: queue.length, bytesPerEpisode: 2 * config.maxUtterancesPerAgent * perState * (config.controls.passiveReader ? 2 : 1) + 20_000, models: modelsOf(config) };
+      return {
+        episodes: queue.length,
+        bytesPerEpisode: 2 * config.maxUtterancesPerAgent * perState * (config.controls.passiveReader ? 2 : 1) + 20_000,
+        models: modelsOf(config),
+      };
     },
     async runEpisode(config, ctx): Promise<Episode<SynchronyRecord>> {
       const models = requireModels('synchrony', ctx.models);

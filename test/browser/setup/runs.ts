@@ -20,16 +20,29 @@ export async function runAndWait(page: Page, episodes: number, timeoutMs = 200_0
     return s.id !== before && ['done', 'failed'].includes(s.status ?? '');
   };
   await waitFor(page, finished, timeoutMs).catch(async (e) => {
-    const live = await page.getByTestId('run-live').textContent().catch(() => '');
+    const live = await page
+      .getByTestId('run-live')
+      .textContent()
+      .catch(() => '');
     throw new Error(`${e.message}: ${JSON.stringify(await runState(page))}, live line "${live}"`);
   });
   const state = await runState(page);
-  expect(state.status, await page.locator('[role=alert]').allTextContents().then((t) => t.join(' | '))).toBe('done');
+  expect(
+    state.status,
+    await page
+      .locator('[role=alert]')
+      .allTextContents()
+      .then((t) => t.join(' | ')),
+  ).toBe('done');
   return state;
 }
 
 /** A derived result of a stored run, read through the app's debug hook. */
 export async function storedResult<T>(page: Page, runId: string, name: string): Promise<T> {
-  const results = await page.evaluate((id) => (window as unknown as { __socialMindsLab: { runResults(id: string): Promise<{ name: string; value: unknown }[]> } }).__socialMindsLab.runResults(id), runId);
+  const results = await page.evaluate(
+    (id) =>
+      (window as unknown as { __socialMindsLab: { runResults(id: string): Promise<{ name: string; value: unknown }[]> } }).__socialMindsLab.runResults(id),
+    runId,
+  );
   return results.find((r) => r.name === name)!.value as T;
 }

@@ -65,7 +65,8 @@ function duplicateIds(items: readonly { id: string }[]): string | null {
 function setChars(personas: readonly { text: string }[], questions: readonly z.infer<typeof questionSchema>[]): number {
   let n = 0;
   for (const p of personas) n += p.text.length;
-  for (const q of questions) n += q.text.length + (q.kind === 'objective' ? q.answer.length + q.wrong.length + q.example.problem.length + q.example.solution.length : 0);
+  for (const q of questions)
+    n += q.text.length + (q.kind === 'objective' ? q.answer.length + q.wrong.length + q.example.problem.length + q.example.solution.length : 0);
   return n;
 }
 
@@ -82,7 +83,12 @@ export const setsGroup = () =>
       const dq = duplicateIds(s.questions);
       if (dq) ctx.addIssue({ code: 'custom', path: ['questions'], message: `the question id "${dq}" appears twice` });
       const chars = setChars(s.personas, s.questions);
-      if (chars > SET_LIMITS.totalChars) ctx.addIssue({ code: 'custom', path: ['personas'], message: `personas and questions hold ${chars} characters; at most ${SET_LIMITS.totalChars} travel in a link` });
+      if (chars > SET_LIMITS.totalChars)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['personas'],
+          message: `personas and questions hold ${chars} characters; at most ${SET_LIMITS.totalChars} travel in a link`,
+        });
     })
     .prefault({})
     // The form leaves these lists out: the Personas and questions panel edits them.

@@ -52,7 +52,8 @@ class EdgeCollector {
     if (!LABEL.test(label)) return `${where}: node "${label.slice(0, 24)}" must be 1–64 letters, digits, or _ . : -`;
     let i = this.index.get(label);
     if (i === undefined) {
-      if (this.labels.length >= EDITOR_LIMITS.nodes) return `${where}: more than ${EDITOR_LIMITS.nodes} nodes; the editor holds at most ${EDITOR_LIMITS.nodes} nodes`;
+      if (this.labels.length >= EDITOR_LIMITS.nodes)
+        return `${where}: more than ${EDITOR_LIMITS.nodes} nodes; the editor holds at most ${EDITOR_LIMITS.nodes} nodes`;
       i = this.labels.length;
       this.index.set(label, i);
       this.labels.push(label);
@@ -70,7 +71,8 @@ class EdgeCollector {
     if (this.seen.has(key)) return `${where}: the edge ${a}–${b} appears twice`;
     this.seen.add(key);
     if (sign === 0) return null;
-    if (this.edges.length >= EDITOR_LIMITS.edges) return `${where}: more than ${EDITOR_LIMITS.edges} edges; the editor holds at most ${EDITOR_LIMITS.edges} edges`;
+    if (this.edges.length >= EDITOR_LIMITS.edges)
+      return `${where}: more than ${EDITOR_LIMITS.edges} edges; the editor holds at most ${EDITOR_LIMITS.edges} edges`;
     this.edges.push(i < j ? [i, j, sign] : [j, i, sign]);
     return null;
   }
@@ -117,7 +119,8 @@ export function importJson(text: string): ImportResult {
   if (unsafe.length) return fail(`${unsafe[0].path || 'the file'}: ${unsafe[0].message}`);
   const v = parsed.value as Record<string, unknown>;
   if (!v || typeof v !== 'object' || Array.isArray(v)) return fail('the file must hold a JSON object with "nodes" and "edges"');
-  if (v.format !== undefined && v.format !== GRAPH_JSON_FORMAT) return fail(`unknown format "${String(v.format).slice(0, 40)}"; expected "${GRAPH_JSON_FORMAT}"`);
+  if (v.format !== undefined && v.format !== GRAPH_JSON_FORMAT)
+    return fail(`unknown format "${String(v.format).slice(0, 40)}"; expected "${GRAPH_JSON_FORMAT}"`);
   if (!Array.isArray(v.nodes)) return fail('"nodes" must be a list');
   if (!Array.isArray(v.edges)) return fail('"edges" must be a list');
   if (v.nodes.length > EDITOR_LIMITS.nodes) return fail(`${v.nodes.length} nodes; the editor holds at most ${EDITOR_LIMITS.nodes}`);

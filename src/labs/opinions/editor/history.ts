@@ -6,7 +6,10 @@ export class History<T> {
   private past: T[] = [];
   private future: T[] = [];
 
-  constructor(private present: T, private readonly limit = 200) {}
+  constructor(
+    private present: T,
+    private readonly limit = 200,
+  ) {}
 
   get current(): T {
     return this.present;

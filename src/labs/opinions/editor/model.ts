@@ -112,8 +112,7 @@ export function plainFromSigned(sg: SignedGraph, radius = 300): PlainGraph {
     return [radius * Math.cos(a), radius * Math.sin(a)];
   });
   const edges: [number, number, 1 | -1][] = [];
-  for (let i = 0; i < sg.n; i++)
-    for (let p = sg.rowPtr[i]; p < sg.rowPtr[i + 1]; p++) if (sg.col[p] > i) edges.push([i, sg.col[p], sg.sign[p] > 0 ? 1 : -1]);
+  for (let i = 0; i < sg.n; i++) for (let p = sg.rowPtr[i]; p < sg.rowPtr[i + 1]; p++) if (sg.col[p] > i) edges.push([i, sg.col[p], sg.sign[p] > 0 ? 1 : -1]);
   return { positions, edges };
 }
 

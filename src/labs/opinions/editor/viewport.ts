@@ -36,7 +36,10 @@ export function pan(t: Transform, dx: number, dy: number): Transform {
 /** The transform that shows every position inside a width×height canvas with a margin. */
 export function fitTransform(positions: readonly (readonly [number, number])[], width: number, height: number, margin = 24): Transform {
   if (!positions.length) return { k: 1, x: width / 2, y: height / 2 };
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (const [x, y] of positions) {
     x0 = Math.min(x0, x);
     y0 = Math.min(y0, y);
@@ -69,7 +72,10 @@ export function pickNode(index: Quadtree<Point>, wx: number, wy: number, radius:
 
 /** Every node inside the world rectangle spanned by two corners (in any order). */
 export function nodesInBox(index: Quadtree<Point>, ax: number, ay: number, bx: number, by: number): number[] {
-  const x0 = Math.min(ax, bx), x1 = Math.max(ax, bx), y0 = Math.min(ay, by), y1 = Math.max(ay, by);
+  const x0 = Math.min(ax, bx),
+    x1 = Math.max(ax, bx),
+    y0 = Math.min(ay, by),
+    y1 = Math.max(ay, by);
   const out: number[] = [];
   index.visit((node, nx0, ny0, nx1, ny1) => {
     if (!node.length) {

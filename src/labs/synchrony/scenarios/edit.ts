@@ -22,7 +22,10 @@ function finish(candidate: ScenarioSet, rename?: { prefix: string; as: string })
   const r = validateScenarioSet(JSON.parse(JSON.stringify(candidate)), { forLink: true });
   if (!r.ok) {
     const errors: FieldError[] = r.errors.map((e) => ({
-      path: rename && (e.path === rename.prefix || e.path.startsWith(`${rename.prefix}.`) || e.path.startsWith(`${rename.prefix}[`)) ? rename.as + e.path.slice(rename.prefix.length) : e.path,
+      path:
+        rename && (e.path === rename.prefix || e.path.startsWith(`${rename.prefix}.`) || e.path.startsWith(`${rename.prefix}[`))
+          ? rename.as + e.path.slice(rename.prefix.length)
+          : e.path,
       message: e.message,
     }));
     return { ok: false, errors };

@@ -96,7 +96,10 @@ export const scenarioSchema = z.strictObject({
   /** 0 strangers, 1 know the name, 2 acquaintances, 3 friends, 4 romantic partners, 5 family. */
   relationship: z.number().int().min(0).max(5),
   /** [persona id of agent 0, persona id of agent 1]. */
-  pairings: z.array(z.tuple([id('persona'), id('persona')])).min(1).max(SCENARIO_LIMITS.pairings),
+  pairings: z
+    .array(z.tuple([id('persona'), id('persona')]))
+    .min(1)
+    .max(SCENARIO_LIMITS.pairings),
 });
 
 export type PersonaDef = z.output<typeof personaSchema>;

@@ -50,7 +50,8 @@ function ints(values: ArrayLike<number | bigint>, what: string, n: number, file:
   const out = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const v = Number(values[i]);
-    if (!Number.isInteger(v) || Math.abs(v) > 2 ** 31 - 1) throw new ImportError(`${file}: "${what}" entry ${i} (${String(values[i]).slice(0, 20)}) is not a whole number that fits 32 bits`);
+    if (!Number.isInteger(v) || Math.abs(v) > 2 ** 31 - 1)
+      throw new ImportError(`${file}: "${what}" entry ${i} (${String(values[i]).slice(0, 20)}) is not a whole number that fits 32 bits`);
     out[i] = v;
   }
   return out;
@@ -87,7 +88,8 @@ export function syncInputFromSafetensors(bytes: Uint8Array, file: string): SyncI
     throw new ImportError(`${file}: ${(e as Error).message}`);
   }
   const has = Object.keys(tensors);
-  if (!tensors.source || !tensors.target) throw new ImportError(`${file}: needs tensors "source" and "target" (and "group"); it has ${has.join(', ').slice(0, 200) || 'none'}`);
+  if (!tensors.source || !tensors.target)
+    throw new ImportError(`${file}: needs tensors "source" and "target" (and "group"); it has ${has.join(', ').slice(0, 200) || 'none'}`);
   const source = stack(tensors.source, 'source', file);
   const target = stack(tensors.target, 'target', file);
   return finish(file, source, target, vector(tensors.group, 'group', source.n, file), vector(tensors.split, 'split', source.n, file), file);

@@ -55,7 +55,28 @@ export function relationshipPoints(a: SynchronyAnalysis): Array<ErrorPoint & { l
 /** One row per (pair, condition): both directions and their mean, with n, groups, the α used and warnings. */
 export function resultsCsv(analyses: SynchronyAnalysis[]): string {
   // alpha: the config's fixed α; ab_alpha / ba_alpha: the α each direction used (chosen by cross-validation in cv mode).
-  const head = ['pair', 'condition', 'label', 'syncR2', 'se', 'n', 'ab_syncR2', 'ab_se', 'ab_n', 'ab_groups', 'ab_alpha', 'ba_syncR2', 'ba_se', 'ba_n', 'ba_groups', 'ba_alpha', 'alpha', 'split_seeds', 'episodes', 'warnings'];
+  const head = [
+    'pair',
+    'condition',
+    'label',
+    'syncR2',
+    'se',
+    'n',
+    'ab_syncR2',
+    'ab_se',
+    'ab_n',
+    'ab_groups',
+    'ab_alpha',
+    'ba_syncR2',
+    'ba_se',
+    'ba_n',
+    'ba_groups',
+    'ba_alpha',
+    'alpha',
+    'split_seeds',
+    'episodes',
+    'warnings',
+  ];
   const rows = analyses.flatMap((a) =>
     a.conditions.map((c): CsvCell[] => [
       a.pair ?? '',
@@ -98,7 +119,8 @@ export function performancePoints(analyses: SynchronyAnalysis[]): PerformancePoi
   for (const a of analyses) {
     for (const p of a.performance ?? []) {
       if (p.syncR2 === null || !Number.isFinite(p.syncR2) || !Number.isFinite(p.overall)) continue;
-      if (!byPair.has(p.pair)) byPair.set(p.pair, { pair: p.pair, modelA: p.modelA, modelB: p.modelB, overall: p.overall, syncR2: p.syncR2, episodes: p.episodes });
+      if (!byPair.has(p.pair))
+        byPair.set(p.pair, { pair: p.pair, modelA: p.modelA, modelB: p.modelB, overall: p.overall, syncR2: p.syncR2, episodes: p.episodes });
     }
   }
   return [...byPair.values()];

@@ -18,12 +18,20 @@ export function episodesJsonl(episodes: Episode[]): string {
 export function statesSafetensors(episodes: Episode[], metadata: Record<string, string> = {}): Uint8Array {
   const tensors: Record<string, SafeTensor> = {};
   for (const ep of episodes) for (const [name, t] of Object.entries(ep.tensors)) tensors[`ep${ep.index}/${name}`] = t;
-  return writeSafetensors(tensors, { format: 'social-minds-lab/synchrony-states@1', layout: 'ep<k>/statesA|statesB|passiveA|passiveB: F32 [utterances of that role, L+1, H], row 0 = embeddings', ...metadata });
+  return writeSafetensors(tensors, {
+    format: 'social-minds-lab/synchrony-states@1',
+    layout: 'ep<k>/statesA|statesB|passiveA|passiveB: F32 [utterances of that role, L+1, H], row 0 = embeddings',
+    ...metadata,
+  });
 }
 
 /** The analysis as plain JSON (typed arrays would not survive JSON.stringify as lists). */
 export function analysisJson(analyses: SynchronyAnalysis[], extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ format: 'social-minds-lab/synchrony-analysis@1', ...extra, analyses }, (_k, v) => (ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v), 2);
+  return JSON.stringify(
+    { format: 'social-minds-lab/synchrony-analysis@1', ...extra, analyses },
+    (_k, v) => (ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v),
+    2,
+  );
 }
 
 /**
@@ -33,10 +41,15 @@ export function analysisJson(analyses: SynchronyAnalysis[], extra: Record<string
  * agent's states in speaking order with row 0 (the embeddings) dropped; episodes whose shapes differ from the
  * first are left out. `npm run lab -- sync` on this file gives that direction's SyncR².
  */
-export function syncSamplesSafetensors(episodes: Episode[], opts: { pairIndex?: number; k?: number; from?: Role } = {}): { bytes: Uint8Array; n: number; episodes: number } {
+export function syncSamplesSafetensors(
+  episodes: Episode[],
+  opts: { pairIndex?: number; k?: number; from?: Role } = {},
+): { bytes: Uint8Array; n: number; episodes: number } {
   const k = opts.k ?? 1;
   const from = opts.from ?? 'A';
-  const withMeta = episodes.map((ep) => ({ ep, meta: metaOf(ep) })).filter((x): x is { ep: Episode; meta: NonNullable<ReturnType<typeof metaOf>> } => x.meta !== null);
+  const withMeta = episodes
+    .map((ep) => ({ ep, meta: metaOf(ep) }))
+    .filter((x): x is { ep: Episode; meta: NonNullable<ReturnType<typeof metaOf>> } => x.meta !== null);
   const pair = opts.pairIndex ?? Math.min(...withMeta.map((x) => x.meta.pairIndex));
   const mine = withMeta.filter((x) => x.meta.pairIndex === pair);
   const shapeOf = (ep: Episode) => {

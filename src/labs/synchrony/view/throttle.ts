@@ -55,10 +55,13 @@ export function latestOnly<T>(run: (input: T, isStale: () => boolean) => Promise
       const took = Date.now() - started;
       if (pace && pending && !pending.urgent) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            wake = null;
-            resolve();
-          }, Math.min(pace.maxWaitMs, took * pace.idleRatio));
+          const timer = setTimeout(
+            () => {
+              wake = null;
+              resolve();
+            },
+            Math.min(pace.maxWaitMs, took * pace.idleRatio),
+          );
           wake = () => {
             clearTimeout(timer);
             wake = null;

@@ -73,10 +73,7 @@ export const NEGOTIATION: ScenarioDef[] = [
     title: 'The salary offer',
     category: 'negotiation',
     text: 'A job candidate who did an internship at the company meets the hiring manager to settle the terms of a full-time offer.',
-    goals: [
-      'Get a salary of 62,000 a year and remote work on Fridays.',
-      'Hire the candidate for at most 56,000 a year; you may add up to five vacation days.',
-    ],
+    goals: ['Get a salary of 62,000 a year and remote work on Fridays.', 'Hire the candidate for at most 56,000 a year; you may add up to five vacation days.'],
     facts: [
       { text: 'The written offer says 54,000 a year, office five days a week.' },
       { text: 'You have a second offer at 58,000 from another firm.', visibleTo: 0 },
@@ -146,10 +143,7 @@ export const NEGOTIATION: ScenarioDef[] = [
       'Split the rent by income, since you earn much less, and share chores evenly.',
       'Split the rent evenly; you would take on more of the cooking and cleaning in return.',
     ],
-    facts: [
-      { text: 'The first partner earns about half of what the second does.' },
-      { text: 'You secretly dislike cooking.', visibleTo: 1 },
-    ],
+    facts: [{ text: 'The first partner earns about half of what the second does.' }, { text: 'You secretly dislike cooking.', visibleTo: 1 }],
     relationship: 4,
     pairings: [
       ['sofia-rossi', 'mateo-silva'],
@@ -169,10 +163,7 @@ export const NEGOTIATION: ScenarioDef[] = [
       'Get the car for five days to drive to a friend’s wedding in the mountains.',
       'Keep the car for at least three weekdays to get to work, where buses do not go.',
     ],
-    facts: [
-      { text: 'The train to the mountains costs 90 euros return.' },
-      { text: 'You could borrow a colleague’s car on two of the days.', visibleTo: 1 },
-    ],
+    facts: [{ text: 'The train to the mountains costs 90 euros return.' }, { text: 'You could borrow a colleague’s car on two of the days.', visibleTo: 1 }],
     relationship: 5,
     pairings: [
       ['chidi-okafor', 'amara-okafor'],

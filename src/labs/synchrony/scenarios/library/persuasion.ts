@@ -7,10 +7,7 @@ export const PERSUASION: ScenarioDef[] = [
     title: 'Give blood today',
     category: 'persuasion',
     text: 'A volunteer at a street stand stops a passer-by outside a busy station during a blood shortage.',
-    goals: [
-      'Get the passer-by to donate blood today, in the van behind you.',
-      'Get to your appointment on time without being rude.',
-    ],
+    goals: ['Get the passer-by to donate blood today, in the van behind you.', 'Get to your appointment on time without being rude.'],
     facts: [
       { text: 'Donation takes about forty minutes including a snack.' },
       { text: 'The hospital has two days of type O blood left.', visibleTo: 0 },
@@ -31,10 +28,7 @@ export const PERSUASION: ScenarioDef[] = [
     title: 'A petition for speed bumps',
     category: 'persuasion',
     text: 'A resident going door to door with a petition for speed bumps on the street knocks at a neighbour’s house.',
-    goals: [
-      'Get the neighbour to sign the petition and come to the council meeting.',
-      'Avoid signing: you think speed bumps damage cars and slow the buses.',
-    ],
+    goals: ['Get the neighbour to sign the petition and come to the council meeting.', 'Avoid signing: you think speed bumps damage cars and slow the buses.'],
     facts: [
       { text: 'A child was nearly hit by a car on the street last month.' },
       { text: 'You drive for a living and use this street every day.', visibleTo: 1 },
@@ -54,14 +48,8 @@ export const PERSUASION: ScenarioDef[] = [
     title: 'Coach the school team',
     category: 'persuasion',
     text: 'After a school meeting, one parent asks another to coach the children’s football team this season.',
-    goals: [
-      'Get the other parent to agree to coach on Saturday mornings.',
-      'Decline politely, or agree only to coach every other week.',
-    ],
-    facts: [
-      { text: 'Without a coach the team must leave the league.' },
-      { text: 'You already promised Saturdays to a weekend job.', visibleTo: 1 },
-    ],
+    goals: ['Get the other parent to agree to coach on Saturday mornings.', 'Decline politely, or agree only to coach every other week.'],
+    facts: [{ text: 'Without a coach the team must leave the league.' }, { text: 'You already promised Saturdays to a weekend job.', visibleTo: 1 }],
     relationship: 2,
     pairings: [
       ['grace-oneill', 'piotr-nowak'],
@@ -77,10 +65,7 @@ export const PERSUASION: ScenarioDef[] = [
     title: 'Run the charity 10K',
     category: 'persuasion',
     text: 'Over lunch, one friend tries to talk the other into running a charity 10K together in two months.',
-    goals: [
-      'Get your friend to sign up today and train with you twice a week.',
-      'Stay out of the race; offer to donate money instead.',
-    ],
+    goals: ['Get your friend to sign up today and train with you twice a week.', 'Stay out of the race; offer to donate money instead.'],
     facts: [
       { text: 'The race raises money for a children’s hospital.' },
       { text: 'You have not run since school and feel embarrassed about it.', visibleTo: 1 },
@@ -100,14 +85,8 @@ export const PERSUASION: ScenarioDef[] = [
     title: 'Take the night train',
     category: 'persuasion',
     text: 'Two friends are planning a trip to a conference in another country and must book travel tonight.',
-    goals: [
-      'Persuade your friend to take the night train with you instead of flying.',
-      'Fly: it is cheaper and you need to arrive rested.',
-    ],
-    facts: [
-      { text: 'The flight costs 120 euros; a sleeper berth costs 160.' },
-      { text: 'You have a fear of flying you never mention.', visibleTo: 0 },
-    ],
+    goals: ['Persuade your friend to take the night train with you instead of flying.', 'Fly: it is cheaper and you need to arrive rested.'],
+    facts: [{ text: 'The flight costs 120 euros; a sleeper berth costs 160.' }, { text: 'You have a fear of flying you never mention.', visibleTo: 0 }],
     relationship: 3,
     pairings: [
       ['alex-kim', 'mei-lin'],
@@ -123,10 +102,7 @@ export const PERSUASION: ScenarioDef[] = [
     title: 'Adopting a dog',
     category: 'persuasion',
     text: 'One partner has found a three-year-old dog at the shelter and wants to adopt it this weekend.',
-    goals: [
-      'Get your partner to agree to adopt the dog this weekend.',
-      'Postpone any dog until you live somewhere with a garden.',
-    ],
+    goals: ['Get your partner to agree to adopt the dog this weekend.', 'Postpone any dog until you live somewhere with a garden.'],
     facts: [
       { text: 'The flat is on the fourth floor with no lift.' },
       { text: 'The shelter says the dog may be put down if not adopted soon.', visibleTo: 0 },
@@ -147,10 +123,7 @@ export const PERSUASION: ScenarioDef[] = [
     title: 'Changing course',
     category: 'persuasion',
     text: 'A young person tells a parent at the kitchen table that they want to switch to a different course of study.',
-    goals: [
-      'Get the parent to support your switch to a cooking school this autumn.',
-      'Get your child to finish the current degree first.',
-    ],
+    goals: ['Get the parent to support your switch to a cooking school this autumn.', 'Get your child to finish the current degree first.'],
     facts: [
       { text: 'The current degree has one year left.' },
       { text: 'A famous restaurant offered you an apprenticeship.', visibleTo: 0 },
@@ -170,10 +143,7 @@ export const PERSUASION: ScenarioDef[] = [
     title: 'Moving closer',
     category: 'persuasion',
     text: 'During a visit, one family member suggests that another should sell their house and move to a flat nearby.',
-    goals: [
-      'Persuade them to move to the flat near you before winter.',
-      'Stay in your house; you can manage on your own.',
-    ],
+    goals: ['Persuade them to move to the flat near you before winter.', 'Stay in your house; you can manage on your own.'],
     facts: [
       { text: 'The house has steep stairs and a large garden.' },
       { text: 'The flat nearby is available only until the end of the month.', visibleTo: 0 },
