@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { BundleError, readBundle, writeBundle, type BundleLab, type RunBundle } from '../../src/core/runs/bundle';
+import { BundleError, MAX_RECORD_LINE_BYTES, readBundle, writeBundle, type BundleLab, type RunBundle } from '../../src/core/runs/bundle';
 import { runHeadless } from '../../src/core/runs/headless';
 import { checkRecord, episodeReader, RecordError } from '../../src/core/runs/records';
 import { validateConfig } from '../../src/core/config/validate';
@@ -83,6 +83,15 @@ describe('bundle records are checked with the lab schema', async () => {
     expect(() => readBundle(zipSync(files), LAB_MODULES)).toThrow('results.json: [0].name: expected string, got 5');
     files['results.json'] = strToU8(JSON.stringify({ summary: 1 }));
     expect(() => readBundle(zipSync(files), LAB_MODULES)).toThrow('results.json is not a list');
+  });
+
+  it('refuses a records.jsonl line longer than any record before decoding it', () => {
+    const files = unzipSync(bytes);
+    const lines = strFromU8(files['records.jsonl']).trim().split('\n').length;
+    const joined = new Uint8Array(files['records.jsonl'].length + MAX_RECORD_LINE_BYTES + 1).fill(48); // "000…", no newline
+    joined.set(files['records.jsonl']);
+    files['records.jsonl'] = joined;
+    expect(() => readBundle(zipSync(files, { level: 1 }), LAB_MODULES)).toThrow(`records.jsonl line ${lines + 1} is longer than 64 MB, which no record is`);
   });
 
   it('reads records.jsonl line by line, with or without a final newline and with blank lines', () => {

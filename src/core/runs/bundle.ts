@@ -67,11 +67,16 @@ const RUN_JSON = z.looseObject({
 /** results.json: a list of named results. What a result holds is the lab's to say; the page computes them again. */
 const RESULTS_JSON = z.array(z.object({ name: z.string().max(200), value: z.unknown(), updatedAt: z.string().max(100) }));
 
+/** No record is this long; a longer line is refused before it is decoded (a JS string tops out near 512 MB). */
+export const MAX_RECORD_LINE_BYTES = 64 * 1024 * 1024;
+
 /** The lines of a UTF-8 file, decoded one at a time: a records.jsonl too large for one string is still read. */
-function* utf8Lines(bytes: Uint8Array): Generator<string> {
-  for (let start = 0; start < bytes.length;) {
+function* utf8Lines(bytes: Uint8Array, file: string): Generator<string> {
+  for (let start = 0, line = 1; start < bytes.length; line++) {
     const nl = bytes.indexOf(10, start);
     const end = nl < 0 ? bytes.length : nl;
+    if (end - start > MAX_RECORD_LINE_BYTES)
+      throw new BundleError(`${file} line ${line} is longer than ${MAX_RECORD_LINE_BYTES / 2 ** 20} MB, which no record is`);
     yield strFromU8(bytes.subarray(start, end));
     start = end + 1;
   }
@@ -159,7 +164,7 @@ export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBu
   };
   const upgrade = recordsUpgrade(lab, meta.recordsVersion);
   let i = -1;
-  for (const line of utf8Lines(files['records.jsonl'] ?? new Uint8Array())) {
+  for (const line of utf8Lines(files['records.jsonl'] ?? new Uint8Array(), 'records.jsonl')) {
     i++;
     if (!line.trim()) continue;
     const parsed = parseJson(line);
