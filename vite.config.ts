@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { VitePWA } from 'vite-plugin-pwa';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -75,10 +76,43 @@ const crossOriginIsolation = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+/** The model a lab opens on by default (src/labs/synchrony's default pair), precached for offline use. */
+const DEFAULT_MODEL = 'organism-dialogue';
+
+/**
+ * The installable, offline app (docs/deploy.md): src/sw/sw.ts, with Workbox's precache manifest (the app's own
+ * files) injected; the worker stores onnxruntime's wasm and the default model at install, other models as they are used.
+ */
+function offlineApp() {
+  return VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'src/sw',
+    filename: 'sw.ts',
+    registerType: 'prompt',
+    injectRegister: false,
+    manifest: {
+      name: 'Social Minds Lab',
+      short_name: 'Social Minds',
+      description: 'Small language models talk to each other in your browser; four labs show what research papers found.',
+      theme_color: '#1f2937',
+      background_color: '#f9fafb',
+      display: 'standalone',
+      icons: [{ src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml' }],
+    },
+    injectManifest: {
+      // The app only: src/sw/sw.ts stores onnxruntime's wasm and the default model itself (it says why).
+      globPatterns: ['*.{html,svg,webmanifest}', 'assets/**/*.{js,css}'],
+    },
+    devOptions: { enabled: false },
+  });
+}
+
 export default defineConfig({
   // Relative asset URLs: the built app works from any sub-path of any static host (GitHub Pages' /<repo>/, say).
   base: './',
-  plugins: [copyOrtAssets(), embeddedModels(), svelte()],
+  // The service worker's build shares this define (vite-plugin-pwa): it stores the default model at install.
+  define: { __SML_DEFAULT_MODEL__: JSON.stringify(DEFAULT_MODEL) },
+  plugins: [copyOrtAssets(), embeddedModels(), svelte(), offlineApp()],
   worker: { format: 'es', plugins: () => [noViewsInWorkers()] },
   // Workers are built into assets/, one level below the app's root: src/runtime/browser.ts appBase() relies on it.
   build: { target: 'es2022', chunkSizeWarningLimit: 4000, assetsDir: 'assets' },

@@ -3,6 +3,7 @@
  * WASM, with the wasm files and the embedded models served by the app itself (no CDN at run time).
  */
 import { ModelRuntime, type Platform, type ResolvedModel } from './runtime';
+import { wasmThreadCount } from './threads';
 import { REGISTRY } from '../../models/registry';
 import { probeWebGpu } from './gpu';
 import { TAP_OUTPUT } from '../core/onnx/taps';
@@ -75,6 +76,7 @@ export const browserPlatform: Platform = {
     if (!wasm) throw new Error('This transformers.js has no onnxruntime-web wasm backend to configure.');
     wasm.wasmPaths = new URL('ort/', appBase()).href;
     wasm.proxy = false;
+    wasm.numThreads = wasmThreadCount();
     env.useWasmCache = false;
     env.fetch = wrap(globalThis.fetch.bind(globalThis));
     env.logLevel = 40;

@@ -275,7 +275,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
   });
 
   it('keeps the main thread within its long-task budget while a run goes', async () => {
-    const { page } = await openPage(browser, slowRunLink(3, 300));
+    const { page } = await openPage(browser, slowRunLink(3, 1500));
     await page.getByRole('button', { name: /^Run \(3 episodes\)/ }).waitFor();
     const stopWatching = await watchLongTasks(page);
     await page.getByRole('button', { name: /^Run \(3 episodes\)/ }).click();

@@ -4,56 +4,24 @@
  * link reopens the same config, and no request leaves the sub-path.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launch } from './setup/browser';
 import { runAndWait, storedResult } from './setup/runs';
+import { staticHost, type StaticHost } from './setup/static-host';
 import { encodeLinkFragment, validateConfig } from '../../src/core/config';
 import { similarityLab } from '../../src/labs/similarity/config';
 
 const SUB = '/lab/';
-const DIST = resolve(import.meta.dirname, '../..', process.env.SML_DIST ?? 'dist');
-const TYPES: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.css': 'text/css',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.wasm': 'application/wasm',
-  '.onnx': 'application/octet-stream',
-};
-
-/** A static host of dist/ under SUB only, with no special headers; anything else is a 404. */
-function staticHost(): Promise<{ server: Server; origin: string }> {
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    if (!path.startsWith(SUB)) return void res.writeHead(404).end();
-    const file = normalize(join(DIST, path.slice(SUB.length) || 'index.html'));
-    if (!file.startsWith(DIST)) return void res.writeHead(403).end();
-    try {
-      const target = (await stat(file)).isDirectory() ? join(file, 'index.html') : file;
-      res.writeHead(200, { 'Content-Type': TYPES[extname(target)] ?? 'application/octet-stream' }).end(await readFile(target));
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((done) =>
-    server.listen(0, '127.0.0.1', () => done({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` })),
-  );
-}
 
 describe('the built app from a sub-path of a plain static host', () => {
   let browser: Browser;
-  let host: { server: Server; origin: string };
+  let host: StaticHost;
   beforeAll(async () => {
-    [browser, host] = await Promise.all([launch('wasm'), staticHost()]);
+    [browser, host] = await Promise.all([launch('wasm'), staticHost(SUB)]);
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise((done) => host?.server.close(done));
+    await host?.close();
   });
 
   it('renders, runs a lab on the embedded model, reopens a copied link, and asks nothing outside the sub-path', async () => {

@@ -1,0 +1,78 @@
+/// <reference lib="webworker" />
+/**
+ * The lab's service worker (built by vite-plugin-pwa's injectManifest into sw.js). Two jobs:
+ *  - Offline after the first visit. The app itself (HTML, scripts, styles) is precached by content hash, so a new
+ *    build replaces exactly what changed. onnxruntime's wasm and the models are kept as they pass (network first: a
+ *    rebuilt model is never shadowed while online); the wasm and the default model are stored when the page asks.
+ *    They are not in the precache on purpose: Workbox fetches precache entries under a revision-stamped URL, which
+ *    the browser's HTTP cache cannot serve, so a first visit that runs a lab would download those 13 MB twice, and
+ *    at install, while the page may be starting a run.
+ *  - Cross-origin isolation where the host sends no headers (GitHub Pages): every response this worker serves carries
+ *    COOP and COEP, so from the second load on the page is isolated and onnxruntime's wasm runs on several threads.
+ * A new version waits until the page asks for it (the page offers "Reload"), so a run is never cut by an update.
+ */
+import { addPlugins, cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
+import { registerRoute } from 'workbox-routing';
+import { NetworkFirst } from 'workbox-strategies';
+import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
+import { withIsolationHeaders } from './isolation';
+
+/** The default model's id, from vite.config.ts (DEFAULT_MODEL). */
+declare const __SML_DEFAULT_MODEL__: string;
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
+
+const isolation: WorkboxPlugin = {
+  handlerWillRespond: async ({ response }) => withIsolationHeaders(response),
+};
+
+addPlugins([isolation]);
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+/** onnxruntime's wasm and the models: from the network when there is one, from this cache when there is not. */
+const FILES = 'social-minds-lab-files';
+const isFile = (url: URL) => url.origin === self.location.origin && /\/(ort|models)\//.test(url.pathname);
+registerRoute(({ url, request }) => request.method === 'GET' && isFile(url), new NetworkFirst({ cacheName: FILES, plugins: [isolation] }));
+
+/**
+ * What a lab needs to run offline on the default model: onnxruntime's wasm build and the default model
+ * (src/labs/synchrony's default pair; vite.config.ts DEFAULT_MODEL). The page asks for them ("STORE_OFFLINE") once it
+ * has been idle for a while, or when the user asks, not at install: 34 MB fetched and stored while the page starts a
+ * run competes with it for the CPU. Plain URLs, so the browser's HTTP cache serves what the page already fetched.
+ */
+const FOR_OFFLINE = [
+  'ort/ort-wasm-simd-threaded.asyncify.mjs',
+  'ort/ort-wasm-simd-threaded.asyncify.wasm',
+  ...['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'onnx/model.onnx'].map(
+    (f) => `models/${__SML_DEFAULT_MODEL__}/${f}`,
+  ),
+];
+
+async function storeForOffline(): Promise<number> {
+  const cache = await caches.open(FILES);
+  let bytes = 0;
+  for (const path of FOR_OFFLINE) {
+    const url = new URL(path, self.registration.scope).href;
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+    bytes += Number(response.headers.get('content-length') ?? 0);
+    await cache.put(url, response);
+  }
+  return bytes;
+}
+
+// The first install takes the open page at once (its later fetches are cached); an update waits for the page.
+clientsClaim();
+self.addEventListener('message', (event) => {
+  const type = (event.data as { type?: string } | null)?.type;
+  if (type === 'SKIP_WAITING') void self.skipWaiting();
+  if (type === 'STORE_OFFLINE') {
+    const reply = event.ports[0];
+    event.waitUntil(
+      storeForOffline().then(
+        (bytes) => reply?.postMessage({ ok: true, bytes }),
+        (e: Error) => reply?.postMessage({ ok: false, error: e.message }),
+      ),
+    );
+  }
+});
