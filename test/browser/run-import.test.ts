@@ -8,26 +8,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, launch, openPage } from './setup/browser';
 import { writeBundle } from '../../src/core/runs/bundle';
-import { runHeadless } from '../../src/core/runs/headless';
-import { validateConfig } from '../../src/core/config/validate';
-import { polarizationLab } from '../../src/labs/polarization/config';
-import { openLabByName } from '../../src/labs/registry';
-import { fakePolarizationAgent } from '../helpers/fake-polarization-agent';
-
-/** A small LLM Polarization run on the scripted agent (nested records, text written by "a model"). */
-async function goodBundle(): Promise<Uint8Array> {
-  const v = validateConfig(polarizationLab, {
-    seed: 4,
-    agents: 8,
-    epochs: 2,
-    agentKind: 'llm',
-    model: 'fake-agent',
-    network: { generator: 'ring', degree: 2 },
-    llm: { initialPostShare: 0.5 },
-  });
-  if (!v.ok) throw new Error(JSON.stringify(v.errors));
-  return writeBundle(await runHeadless(polarizationLab, openLabByName('polarization'), v.value, { models: { get: () => fakePolarizationAgent() } }));
-}
+import { fakePolarizationBundle } from '../helpers/fake-polarization-agent';
 
 function edit(bytes: Uint8Array, name: string, change: (text: string) => string): Uint8Array {
   const files = unzipSync(bytes);
@@ -69,7 +50,7 @@ describe('run bundle import on the Runs page (Chromium)', () => {
   });
 
   it('refuses each hostile bundle by name, keeps stored runs as they were, and recomputes untrusted results', async () => {
-    const good = await goodBundle();
+    const good = writeBundle(await fakePolarizationBundle());
     const { page, errors } = await openPage(browser, '#/runs');
     await page.getByRole('heading', { name: 'Runs', level: 1 }).waitFor();
     await importFile(page, 'good.zip', good);

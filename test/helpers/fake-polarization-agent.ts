@@ -5,6 +5,11 @@
  * level of its own stance (or to everyone when it "likes diverse views"); it writes to people of another stance.
  */
 import type { RunnerGenerateOptions, RunnerModel } from '../../src/core/runs/models';
+import type { RunBundle } from '../../src/core/runs/bundle';
+import { runHeadless } from '../../src/core/runs/headless';
+import { validateConfig } from '../../src/core/config/validate';
+import { polarizationLab } from '../../src/labs/polarization/config';
+import { openLabByName } from '../../src/labs/registry';
 
 const stanceIn = (line: string | undefined) => Number(/([+-]?\d)\s*\(/.exec(line ?? '')?.[1] ?? 0);
 
@@ -55,4 +60,19 @@ export function fakePolarizationAgent(id = 'fake-agent') {
     },
   };
   return model;
+}
+
+/** A small LLM Polarization run on the scripted agent: epoch, agent, interactions and state rows, nested fields and text. */
+export async function fakePolarizationBundle(): Promise<RunBundle> {
+  const v = validateConfig(polarizationLab, {
+    seed: 4,
+    agents: 8,
+    epochs: 2,
+    agentKind: 'llm',
+    model: 'fake-agent',
+    network: { generator: 'ring', degree: 2 },
+    llm: { initialPostShare: 0.5 },
+  });
+  if (!v.ok) throw new Error(JSON.stringify(v.errors));
+  return runHeadless(polarizationLab, openLabByName('polarization'), v.value, { models: { get: () => fakePolarizationAgent() } });
 }

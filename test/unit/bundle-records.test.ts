@@ -1,29 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { BundleError, MAX_RECORD_LINE_BYTES, readBundle, writeBundle, type BundleLab, type RunBundle } from '../../src/core/runs/bundle';
-import { runHeadless } from '../../src/core/runs/headless';
+import { BundleError, MAX_RECORD_LINE_BYTES, readBundle, writeBundle, type BundleLab } from '../../src/core/runs/bundle';
 import { checkRecord, episodeReader, RecordError } from '../../src/core/runs/records';
-import { validateConfig } from '../../src/core/config/validate';
 import { LAB_MODULE_BY_NAME, LAB_MODULES, openLabByName } from '../../src/labs/registry';
-import { polarizationLab } from '../../src/labs/polarization/config';
 import { defineLabModule } from '../../src/labs/lab-module';
 import { polarizationRecord } from '../../src/labs/polarization/records';
-import { fakePolarizationAgent } from '../helpers/fake-polarization-agent';
-
-/** A small LLM Polarization run on the scripted agent: epoch, agent, interactions and state rows, nested fields too. */
-async function polarizationBundle(): Promise<RunBundle> {
-  const v = validateConfig(polarizationLab, {
-    seed: 4,
-    agents: 8,
-    epochs: 2,
-    agentKind: 'llm',
-    model: 'fake-agent',
-    network: { generator: 'ring', degree: 2 },
-    llm: { initialPostShare: 0.5 },
-  });
-  if (!v.ok) throw new Error(JSON.stringify(v.errors));
-  return runHeadless(polarizationLab, openLabByName('polarization'), v.value, { models: { get: () => fakePolarizationAgent() } });
-}
+import { fakePolarizationBundle } from '../helpers/fake-polarization-agent';
 
 /** The bundle with records.jsonl's rows passed through `edit` (each row with its 1-based line number). */
 function withRows(bytes: Uint8Array, edit: (row: Record<string, unknown>, line: number) => Record<string, unknown>): Uint8Array {
@@ -50,7 +32,7 @@ function lineOf(bytes: Uint8Array, pick: (row: Record<string, unknown>) => boole
 }
 
 describe('bundle records are checked with the lab schema', async () => {
-  const bundle = await polarizationBundle();
+  const bundle = await fakePolarizationBundle();
   const bytes = writeBundle(bundle);
   const state = lineOf(bytes, (r) => r.kind === 'state' && Array.isArray(r.pending) && r.pending.length > 0);
   const epoch = lineOf(bytes, (r) => r.kind === undefined);
