@@ -152,6 +152,13 @@ describe('stored episodes are read through the lab schema', () => {
     expect(() => reader.read(episode)).toThrow(RecordError);
     expect(() => reader.read(episode)).toThrow('episode 3, record 1: pending[0].leader: expected boolean, got "no"');
     expect(reader.fitting(episode)).toEqual([]);
+    // A view says how many rows it left out, and names the first.
+    const good = { kind: 'interactions', epoch: 1, pairs: [[0, 1]], before: [] };
+    expect(reader.unfit([{ index: 2, records: [good], tensors: {} }, episode, { ...episode, index: 4 }])).toEqual({
+      rows: 2,
+      first: 'episode 3, record 1: pending[0].leader: expected boolean, got "no"',
+    });
+    expect(reader.unfit([{ index: 0, records: [good], tensors: {} }])).toEqual({ rows: 0, first: null });
     expect(checkRecord(polarizationRecord, { kind: 'interactions', epoch: 1, pairs: [[0, 1.5]], before: [] })).toEqual({
       ok: false,
       problem: 'pairs[0][1]: expected int, got 1.5',

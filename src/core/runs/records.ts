@@ -120,6 +120,14 @@ export interface EpisodeReader<R extends StoredRecord> {
   readStored(episode: Episode): Episode<R>;
   /** The records that fit, remembered likewise: for a view that shows what it can of a run of an older version. */
   fitting(episode: Episode): R[];
+  /** How many of these episodes' records `fitting` leaves out, and the first of them in words: a view says so. */
+  unfit(episodes: readonly Episode[]): UnfitRows;
+}
+
+export interface UnfitRows {
+  rows: number;
+  /** `episode 3, record 2: turns[0].text: expected string, got 42`, or null when every row fits. */
+  first: string | null;
 }
 
 export function episodeReader<R extends StoredRecord>(schema: z.ZodType<R>): EpisodeReader<R> {
@@ -151,6 +159,21 @@ export function episodeReader<R extends StoredRecord>(schema: z.ZodType<R>): Epi
         fitting.set(episode, kept);
       }
       return kept;
+    },
+    unfit(episodes) {
+      let rows = 0;
+      let first: string | null = null;
+      for (const episode of episodes) {
+        const left = episode.records.length - this.fitting(episode).length;
+        if (!left) continue;
+        rows += left;
+        if (first === null) {
+          const i = episode.records.findIndex((raw) => !schema.safeParse(raw).success);
+          const r = checkRecord(schema, episode.records[i]);
+          first = `episode ${episode.index}, record ${i + 1}: ${r.ok ? 'unreadable' : r.problem}`;
+        }
+      }
+      return { rows, first };
     },
   };
 }

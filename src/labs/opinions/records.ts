@@ -98,3 +98,5 @@ export const readOpinionsEpisode = (episode: Episode): Episode<OpinionsRecord> =
 
 /** A stored episode with the records that fit, for the live view (a row of an older, different shape is left out). */
 export const opinionsEpisodeForView = (episode: Episode): Episode<OpinionsRecord> => ({ ...episode, records: reader.fitting(episode) });
+/** The stored rows a view of this lab leaves out (they do not fit its record schema), for UnfitRowsNote. */
+export const opinionsUnfit = (episodes: readonly Episode[]) => reader.unfit(episodes);

@@ -85,3 +85,5 @@ const reader = episodeReader(polarizationRecord);
 
 /** The agent rows of stored episodes that fit, for the view (a row of an older, different shape is left out). */
 export const agentLogsOf = (episodes: readonly Episode[]): AgentLog[] => episodes.flatMap((e) => reader.fitting(e).filter((r) => r.kind === 'agent'));
+/** The stored rows a view of this lab leaves out (they do not fit its record schema), for UnfitRowsNote. */
+export const polarizationUnfit = (episodes: readonly Episode[]) => reader.unfit(episodes);

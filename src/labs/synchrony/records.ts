@@ -77,3 +77,5 @@ export const readSynchronyEpisode = (episode: Episode): Episode<SynchronyRecord>
 
 /** A stored episode's records that fit, for the views (a row of an older, different shape is left out). */
 export const synchronyRecordsOf = (episode: Episode): SynchronyRecord[] => reader.fitting(episode);
+/** The stored rows a view of this lab leaves out (they do not fit its record schema), for UnfitRowsNote. */
+export const synchronyUnfit = (episodes: readonly Episode[]) => reader.unfit(episodes);
