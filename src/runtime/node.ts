@@ -4,8 +4,9 @@
  * transformers.js in Node hands local .onnx files to onnxruntime-node as paths, bypassing env.fetch. So that the
  * graph is patched by the same wrapper as in the browser, this adapter turns env.useFS off (every file is fetched
  * through env.fetch, and the base fetch below reads local paths from disk) and installs a small custom cache: it
- * gives transformers.js back the patched bytes of the file it just fetched (one-shot, in memory) and keeps patched
- * hub downloads on disk under a cache folder distinct from transformers.js's own.
+ * gives transformers.js back the patched bytes of the file it just fetched (one-shot, in memory) and keeps hub
+ * downloads (the graph patched) on disk under a cache folder distinct from transformers.js's own. The hub's address
+ * is HF_ENDPOINT when set (a mirror), as huggingface_hub reads it.
  */
 import { existsSync, statSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -37,6 +38,12 @@ export const nodeFetch: FetchLike = async (input, init) => {
 
 const isModelBinary = (key: string) => /\.onnx(_data(_\d+)?)?$/i.test(key);
 
+/** The hub's base URL: HF_ENDPOINT when set (a mirror), with the trailing slash transformers.js expects. */
+export function hubEndpoint(endpoint: string | undefined): string {
+  const url = endpoint?.trim() || 'https://huggingface.co/';
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
 /** The custom cache transformers.js uses in Node (see the file comment). */
 export class NodeTapCache {
   private pending = new Map<string, Uint8Array>();
@@ -53,7 +60,7 @@ export class NodeTapCache {
       this.pending.delete(key);
       return new Response(held as BodyInit, { status: 200, headers: { 'content-length': String(held.length) } });
     }
-    if (isUrl(key) && isModelBinary(key)) {
+    if (isUrl(key)) {
       const p = this.diskPath(key);
       if (existsSync(p)) {
         const bytes = readFileSync(p);
@@ -67,9 +74,11 @@ export class NodeTapCache {
   }
 
   async put(key: string, response: Response): Promise<void> {
-    if (!isModelBinary(key)) return;
+    // Local files are read from disk each time; every hub file (config and tokenizer too) is kept, so that a second
+    // load asks the hub for nothing.
+    if (!isModelBinary(key) && !isUrl(key)) return;
     const bytes = new Uint8Array(await response.arrayBuffer());
-    this.pending.set(key, bytes);
+    if (isModelBinary(key)) this.pending.set(key, bytes);
     if (isUrl(key)) {
       const p = this.diskPath(key);
       mkdirSync(dirname(p), { recursive: true });
@@ -143,6 +152,8 @@ export const nodePlatform: Platform = {
     env.customCache = new NodeTapCache(TAPPED_CACHE_DIR);
     env.allowLocalModels = model.source === 'local';
     env.allowRemoteModels = model.source === 'hub';
+    // A mirror of the hub (or a test's loopback hub), named the way huggingface_hub names it.
+    env.remoteHost = hubEndpoint(process.env.HF_ENDPOINT);
     if (model.localDir) env.localModelPath = model.localDir.endsWith('/') ? model.localDir : model.localDir + '/';
     env.fetch = wrap(nodeFetch);
     env.logLevel = 40; // errors only

@@ -109,6 +109,13 @@ function describeLoadError(model: string, e: unknown, tap: TapFetch | null): Err
   if (/fetch failed|Failed to fetch|NetworkError|ENOTFOUND|ECONNREFUSED/i.test(msg)) {
     return new ModelLoadError(model, `Model "${model}": could not download its files (no network, or the hub is unreachable). ${msg}`);
   }
+  // The body stopped mid-file (undici says "terminated"; browsers, a network error while reading the body).
+  if (/^terminated$|ECONNRESET|socket hang up|premature close|network error|ERR_CONNECTION_RESET|body stream/i.test(msg)) {
+    return new ModelLoadError(
+      model,
+      `Model "${model}": a download stopped before its file was complete (the connection dropped). Nothing partial was kept; load it again to retry. (${msg})`,
+    );
+  }
   if (/protobuf|parse|Failed to load model|invalid model|INVALID_PROTOBUF|Load model/i.test(msg)) {
     return new ModelLoadError(model, `Model "${model}": a model file is corrupt or not ONNX. ${msg}`);
   }
@@ -166,7 +173,7 @@ export class ModelRuntime implements ModelApi {
         tap = createTapFetch(base, tapOptions);
         return tap.fetch;
       });
-      const pretrained = { revision: resolved.revision ?? 'main' };
+      const pretrained = { revision: options.revision ?? resolved.revision ?? 'main' };
       const config = await tf.AutoConfig.from_pretrained(resolved.repo, pretrained);
       const text = config.text_config ?? config;
       const numLayers: number = text.num_hidden_layers;

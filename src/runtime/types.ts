@@ -15,6 +15,8 @@ export interface LoadOptions {
   dtype?: Dtype;
   /** Add the hidden-state taps (default true). false loads the stock graph (benchmarks compare the two). */
   taps?: boolean;
+  /** A hub model's revision (a commit or a tag); overrides the registry's pin. Default: the pin, or "main". */
+  revision?: string;
 }
 
 export interface LoadProgress {
