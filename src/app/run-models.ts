@@ -1,6 +1,7 @@
 import type { ModelClient, ModelHandle } from '../runtime/client';
 import { asRunnerModel, RunnerModelSet } from '../runtime/runner-models';
 import type { Device, Dtype } from '../runtime/types';
+import { hubSetting } from './hub-setting.svelte';
 
 export interface RunRuntime {
   device?: string;
@@ -31,7 +32,8 @@ export async function ensureRunModels(
     if (!handle) {
       const device = (runtime.device ?? 'auto') as Device;
       if (device === 'cpu') throw new Error('The cpu backend exists only in the CLI; choose auto, webgpu or wasm in the page.');
-      handle = await client.load(id, { device, dtype: (runtime.dtype ?? 'auto') as Dtype }, (p) => {
+      const hub = hubSetting.url ? { hubUrl: hubSetting.url } : {};
+      handle = await client.load(id, { device, dtype: (runtime.dtype ?? 'auto') as Dtype, ...hub }, (p) => {
         const frac = p.total ? p.loaded / p.total : 0;
         onProgress?.(`Loading ${id}: ${p.phase}${p.total ? ` ${(p.loaded / 1e6).toFixed(1)} / ${(p.total / 1e6).toFixed(1)} MB` : ''}`, frac);
       });

@@ -4,6 +4,7 @@
  */
 import { ModelRuntime, type Platform, type ResolvedModel } from './runtime';
 import { wasmThreadCount } from './threads';
+import { DEFAULT_HUB_URL } from './hub';
 import { REGISTRY } from '../../models/registry';
 import { probeWebGpu } from './gpu';
 import { TAP_OUTPUT } from '../core/onnx/taps';
@@ -67,6 +68,7 @@ export const browserPlatform: Platform = {
     const env = tf.env;
     env.allowLocalModels = model.source === 'local';
     env.allowRemoteModels = model.source === 'hub';
+    env.remoteHost = model.hubUrl ?? DEFAULT_HUB_URL;
     if (model.localDir) env.localModelPath = model.localDir;
     // The embedded model is served by the app: never cache it (a rebuilt model must not be shadowed by an old copy).
     env.useBrowserCache = model.source === 'hub' && typeof caches !== 'undefined';

@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ModelRuntime, type Platform, type ResolvedModel, type Transformers } from './runtime';
 import { REGISTRY } from '../../models/registry';
 import type { FetchLike } from './tap-fetch';
+import { hubEndpoint } from './hub';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const MODELS_DIR = join(REPO_ROOT, 'models');
@@ -37,12 +38,6 @@ export const nodeFetch: FetchLike = async (input, init) => {
 };
 
 const isModelBinary = (key: string) => /\.onnx(_data(_\d+)?)?$/i.test(key);
-
-/** The hub's base URL: HF_ENDPOINT when set (a mirror), with the trailing slash transformers.js expects. */
-export function hubEndpoint(endpoint: string | undefined): string {
-  const url = endpoint?.trim() || 'https://huggingface.co/';
-  return url.endsWith('/') ? url : `${url}/`;
-}
 
 /** The custom cache transformers.js uses in Node (see the file comment). */
 export class NodeTapCache {
@@ -153,7 +148,9 @@ export const nodePlatform: Platform = {
     env.allowLocalModels = model.source === 'local';
     env.allowRemoteModels = model.source === 'hub';
     // A mirror of the hub (or a test's loopback hub), named the way huggingface_hub names it.
-    env.remoteHost = hubEndpoint(process.env.HF_ENDPOINT);
+    const hub = model.hubUrl ?? hubEndpoint(process.env.HF_ENDPOINT);
+    if (!hub) throw new Error(`HF_ENDPOINT "${process.env.HF_ENDPOINT}" is not an http(s) URL.`);
+    env.remoteHost = hub;
     if (model.localDir) env.localModelPath = model.localDir.endsWith('/') ? model.localDir : model.localDir + '/';
     env.fetch = wrap(nodeFetch);
     env.logLevel = 40; // errors only

@@ -10,6 +10,7 @@ import { findModel, isHubId, type RegistryEntry } from '../../models/registry';
 import { chooseBackend, type GpuInfo } from './choose';
 import { sampleToken } from './sampling';
 import { createTapFetch, type FetchLike, type TapFetch, type TapFetchOptions } from './tap-fetch';
+import { hubEndpoint } from './hub';
 import type {
   ChatMessage,
   ConcreteDtype,
@@ -42,6 +43,8 @@ export interface ResolvedModel {
   revision: string | null;
   entry?: RegistryEntry;
   warnings: string[];
+  /** Where a hub model comes from (its base URL, with a trailing slash); unset: the platform's default. */
+  hubUrl?: string;
 }
 
 export interface Platform {
@@ -149,6 +152,11 @@ export class ModelRuntime implements ModelApi {
     if (this.model) throw new ModelLoadError(model, 'This runtime already holds a model: use one runtime (one worker) per model.');
     const t0 = now();
     const resolved = resolveModel(this.platform, model);
+    if (options.hubUrl !== undefined) {
+      const hub = hubEndpoint(options.hubUrl);
+      if (!hub) throw new ModelLoadError(model, `The hub address "${options.hubUrl.slice(0, 100)}" is not an http(s) URL.`);
+      resolved.hubUrl = hub;
+    }
     const entry = resolved.entry;
     const gpu = this.platform.kind === 'browser' ? await this.platform.webgpu() : null;
     const choice = chooseBackend(options, {

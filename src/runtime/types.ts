@@ -17,6 +17,8 @@ export interface LoadOptions {
   taps?: boolean;
   /** A hub model's revision (a commit or a tag); overrides the registry's pin. Default: the pin, or "main". */
   revision?: string;
+  /** The hub's base URL (a mirror). Default: $HF_ENDPOINT in Node, else https://huggingface.co/. */
+  hubUrl?: string;
 }
 
 export interface LoadProgress {

@@ -27,6 +27,13 @@ export function loopbackHub(repos: Record<string, string>): Promise<LoopbackHub>
   const byHash = new Map<string, string>();
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    // Like the hub: any page may read it (CORS), which a cross-origin-isolated page also needs.
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', 'ETag, Content-Length, Content-Range, Accept-Ranges');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'Access-Control-Allow-Headers': '*', 'Access-Control-Allow-Methods': 'GET, HEAD' }).end();
+      return;
+    }
     requests.push(`${req.method} ${path}`);
     const resolveMatch = /^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
     if (resolveMatch) {
