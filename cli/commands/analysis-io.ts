@@ -42,6 +42,14 @@ export function numberOption(v: unknown, name: string, fallback: number): number
   return x;
 }
 
+/** A whole-number option of at least `min`, or `fallback` when absent. */
+export function wholeNumberOption(v: unknown, name: string, min: number, fallback: number): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new CliUsageError(`--${name} must be a whole number of at least ${min} (got "${v}")`);
+  return n;
+}
+
 /** Row-major Float64Array (rows × cols) as nested arrays, for JSON. */
 export function nested(a: ArrayLike<number>, rows: number, cols: number): number[][] {
   return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => a[i * cols + j]));

@@ -1,6 +1,6 @@
 import { CliUsageError, type CliCommand } from '../command.ts';
 import { cka, type CkaGrid } from '../../src/core/cka.ts';
-import { fmt, layerStack, nested, numberOption, readTensors } from './analysis-io.ts';
+import { fmt, layerStack, nested, wholeNumberOption, readTensors } from './analysis-io.ts';
 
 function gridJson(g: CkaGrid, L1: number, L2: number) {
   const base = { grid: nested(g.grid, L1, L2), global: g.global, maxAligned: g.maxAligned, regions: g.regions };
@@ -18,8 +18,7 @@ export const ckaCommand: CliCommand = {
     const x = layerStack(t, 'x');
     const y = layerStack(t, 'y');
     if (x.n !== y.n) throw new CliUsageError(`x has ${x.n} probes, y has ${y.n}`);
-    const permutations = numberOption(values.permutations, 'permutations', 0);
-    if (!Number.isInteger(permutations) || permutations < 0) throw new CliUsageError('--permutations must be a whole number ≥ 0');
+    const permutations = wholeNumberOption(values.permutations, 'permutations', 0, 0);
     const seed = typeof values.seed === 'string' ? values.seed : 0;
     const r = cka(x, y, { permutations, seed });
     if (json) {

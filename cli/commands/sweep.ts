@@ -16,6 +16,7 @@ import { formatStatus, studyStatus } from '../sweep/status.ts';
 import { codeVersion, configHash, jobIdOf, queueName, STUDY_FORMAT, studyKeys, type Study, type SweepJobData } from '../sweep/study.ts';
 import { runSweepWorker } from '../sweep/worker.ts';
 import { previewResults } from './run.ts';
+import { wholeNumberOption } from './analysis-io.ts';
 
 /** Episode tensors up to this size go into Redis (the embedded models' are a few hundred kB); larger ones to --store. */
 const DEFAULT_INLINE_MAX = 1 << 20;
@@ -66,13 +67,6 @@ export const sweepCommand: CliCommand = {
   },
 };
 
-function intOption(value: unknown, name: string, min: number, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new CliUsageError(`--${name} must be a whole number of at least ${min}`);
-  return n;
-}
-
 /** Opens Redis and the study's queue, runs `fn`, and closes both whatever happens. */
 async function withStudyQueue<T>(url: string, id: string, fn: (redis: ReturnType<typeof openRedis>, queue: Queue, study: Study) => Promise<T>): Promise<T> {
   const redis = openRedis(url);
@@ -93,7 +87,7 @@ async function submit({ values, json, out }: CliContext, url: string, input: str
   const plan = lab.plan(config);
   if (plan.unavailable) throw new CliUsageError(plan.unavailable);
   if (!plan.episodes) throw new CliUsageError('this config has no episodes to run');
-  const jobs = planJobs(plan.episodes, { block: intOption(values.block, 'block', 1, 1), chainLength: plan.chainLength });
+  const jobs = planJobs(plan.episodes, { block: wholeNumberOption(values.block, 'block', 1, 1), chainLength: plan.chainLength });
   const now = new Date();
   const version = codeVersion();
   const runtime = ((config as { runtime?: { device?: string; dtype?: string } }).runtime ?? {}) as Study['runtime'];
@@ -109,7 +103,7 @@ async function submit({ values, json, out }: CliContext, url: string, input: str
     episodes: plan.episodes,
     jobs: jobs.length,
     ...(plan.chainLength ? { chainLength: plan.chainLength } : {}),
-    inlineMax: intOption(values['inline-max'], 'inline-max', 0, DEFAULT_INLINE_MAX),
+    inlineMax: wholeNumberOption(values['inline-max'], 'inline-max', 0, DEFAULT_INLINE_MAX),
     store: typeof values.store === 'string' ? resolve(values.store) : null,
     runtime: { ...(runtime.device ? { device: runtime.device } : {}), ...(runtime.dtype ? { dtype: runtime.dtype } : {}) },
     createdAt: now.toISOString(),
@@ -161,9 +155,9 @@ async function worker({ values, err }: CliContext, url: string): Promise<number>
     redis: url,
     device,
     dtype: values.dtype as string | undefined,
-    concurrency: intOption(values.concurrency, 'concurrency', 1, 1),
+    concurrency: wholeNumberOption(values.concurrency, 'concurrency', 1, 1),
     store: values.store as string | undefined,
-    lockMs: intOption(values['lock-ms'], 'lock-ms', 1000, 30_000),
+    lockMs: wholeNumberOption(values['lock-ms'], 'lock-ms', 1000, 30_000),
     log: err,
     signal: abort.signal,
   });
