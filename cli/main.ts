@@ -15,10 +15,17 @@ function helpText(): string {
   ].join('\n');
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** Where the CLI writes: stdout and stderr, unless a caller in the same process (a benchmark) collects the text. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+const processIo: CliIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const [name, ...rest] = argv;
-  const out = (t: string) => process.stdout.write(t.endsWith('\n') ? t : t + '\n');
-  const err = (t: string) => process.stderr.write(t.endsWith('\n') ? t : t + '\n');
+  const out = (t: string) => io.out(t.endsWith('\n') ? t : t + '\n');
+  const err = (t: string) => io.err(t.endsWith('\n') ? t : t + '\n');
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     const which = commands.find((c) => c.name === rest[0]);
     out(which ? `${which.summary}\n\nUsage: ${which.usage}` : helpText());

@@ -9,11 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BenchSuite } from '../run.ts';
 import { LocalRedis } from '../../test/support/redis-server.ts';
-import { runHeadless } from '../../src/core/runs/headless.ts';
-import { LABS, openLabByName } from '../../src/labs/registry.ts';
 import { listScenarios } from '../../src/labs/synchrony/scenarios/index.ts';
-import { validateConfig } from '../../src/core/config/index.ts';
-import { loadRunModels } from '../../cli/run-models.ts';
+import { runEnvelopeInProcess } from '../../cli/run-models.ts';
 import { runSweepWorker, type WorkerStats } from '../../cli/sweep/worker.ts';
 import { main } from '../../cli/main.ts';
 import { openRedis } from '../../cli/sweep/connection.ts';
@@ -45,30 +42,14 @@ const tiny = { lab: 'opinions', config: { seed: 1, graph: { generator: 'random',
 /** Runs the CLI in this process and returns what it printed. */
 async function cli(args: string[]): Promise<string> {
   let out = '';
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string) => ((out += chunk), true)) as typeof process.stdout.write;
-  try {
-    const code = await main(args);
-    if (code !== 0) throw new Error(`lab ${args.join(' ')} exited ${code}`);
-  } finally {
-    process.stdout.write = write;
-  }
+  const code = await main(args, { out: (t) => (out += t), err: (t) => process.stderr.write(t) });
+  if (code !== 0) throw new Error(`lab ${args.join(' ')} exited ${code}`);
   return out;
 }
 
+/** The same study in one process, models loaded before the clock starts. */
 async function singleProcess(): Promise<number> {
-  const def = LABS.find((d) => d.name === 'synchrony')!;
-  const checked = validateConfig(def, synchrony.config, def.version);
-  if (!checked.ok) throw new Error('config');
-  const lab = openLabByName('synchrony');
-  const loaded = await loadRunModels(['tiny-social'], { device: 'cpu' });
-  try {
-    const t0 = performance.now();
-    await runHeadless(def, lab, checked.value, { models: loaded.models, backend: loaded.backend, dtype: loaded.dtype });
-    return (performance.now() - t0) / 1000;
-  } finally {
-    await loaded.dispose();
-  }
+  return (await runEnvelopeInProcess(synchrony)).runSeconds;
 }
 
 /** Polls with an async client: a redis-cli child per poll would block this process's event loop, where a worker runs. */

@@ -12,11 +12,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundle, type RunBundle } from '../../src/core/runs/bundle';
-import { runHeadless } from '../../src/core/runs/headless';
-import { LAB_MODULES, LABS, openLabByName } from '../../src/labs/registry';
+import { LAB_MODULES } from '../../src/labs/registry';
 import { listScenarios } from '../../src/labs/synchrony/scenarios/index';
-import { loadRunModels } from '../../cli/run-models';
-import { validateConfig } from '../../src/core/config/index';
+import { runEnvelopeInProcess } from '../../cli/run-models';
 import { STUDY_FORMAT, studyKeys, type Study } from '../../cli/sweep/study';
 import { loadEpisode, saveEpisode } from '../../cli/sweep/episode-store';
 import { openRedis } from '../../cli/sweep/connection';
@@ -93,19 +91,8 @@ function comparable(b: RunBundle) {
   };
 }
 
-async function singleProcess(envelope: { lab: string; config: unknown }) {
-  const def = LABS.find((d) => d.name === envelope.lab)!;
-  const checked = validateConfig(def, envelope.config, def.version);
-  if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
-  const opened = openLabByName(def.name);
-  const plan = opened.plan(checked.value);
-  const loaded = plan.models.length ? await loadRunModels(plan.models, { device: 'cpu' }) : null;
-  try {
-    return await runHeadless(def, opened, checked.value, { models: loaded?.models, backend: loaded?.backend, dtype: loaded?.dtype });
-  } finally {
-    await loaded?.dispose();
-  }
-}
+/** The study in one process, as `npm run lab -- run` runs it: what every collected bundle must equal. */
+const singleProcess = async (envelope: { lab: string; config: unknown }) => (await runEnvelopeInProcess(envelope)).bundle;
 
 const synchrony = {
   lab: 'synchrony',
