@@ -14,20 +14,22 @@ class AppUpdate {
   offlineModel = $state<'no' | 'storing' | 'yes' | { error: string }>('no');
   private update: ((reload?: boolean) => Promise<void>) | null = null;
 
-  /** `busy()`: whether a run is going (the idle store waits for it to end). */
-  start(busy: () => boolean, idleMs = 30_000): void {
+  /**
+   * `busy()`: whether a run is going. The worker is registered once the page has been idle for `registerAfterMs` (not
+   * while a run starts: installing it competed with the run for the CPU, and a class's first click is often Show me),
+   * and asked to store what a lab needs offline after `storeAfterMs` more of idleness.
+   */
+  start(busy: () => boolean, { registerAfterMs = 3_000, storeAfterMs = 30_000 } = {}): void {
     if (!('serviceWorker' in navigator)) return;
-    this.update = registerSW({
-      immediate: true,
-      onNeedRefresh: () => (this.ready = true),
-      onOfflineReady: () => (this.offlineReady = true),
+    const whenIdle = (ms: number, then: () => void) => setTimeout(() => (busy() || document.visibilityState !== 'visible' ? whenIdle(ms, then) : then()), ms);
+    whenIdle(registerAfterMs, () => {
+      this.update = registerSW({
+        immediate: true,
+        onNeedRefresh: () => (this.ready = true),
+        onOfflineReady: () => (this.offlineReady = true),
+      });
+      whenIdle(storeAfterMs, () => void this.storeForOffline());
     });
-    const later = () =>
-      setTimeout(() => {
-        if (busy() || document.visibilityState !== 'visible') return later();
-        void this.storeForOffline();
-      }, idleMs);
-    later();
   }
 
   /** Asks the service worker to store onnxruntime's wasm and the default model, so that a lab runs offline. */

@@ -78,7 +78,7 @@ describe('the installable app: isolated by its service worker, offline after one
     expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
     await page
       .getByTestId('isolation')
-      .filter({ hasText: /\d+ threads \(cross-origin isolated\)/ })
+      .filter({ hasText: /\d+ threads? of \d+ cores \(cross-origin isolated\)/ })
       .waitFor();
 
     // Network off: the lab opens from the cache and a run on the default model reaches its result.
