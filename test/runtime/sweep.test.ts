@@ -210,8 +210,11 @@ describe('sweeps on a real Redis (BullMQ)', () => {
     expect(before).toBeLessThan(60);
     const b = startWorker();
     await until('the chain to finish', () => stored(submitted.study) === 60);
-    // B ran only the epochs A had not stored, starting from A's last stored epoch.
-    expect((b.log().match(/episode \d+\/60 stored \(/g) ?? []).length).toBe(60 - before);
+    // B ran only the epochs A had not stored, starting from A's last stored epoch. Its "stored" lines can trail the
+    // writes to Redis through its stdout pipe (a CI run saw 42 of 46), so wait for them before counting.
+    const storedLines = () => (b.log().match(/episode \d+\/60 stored \(/g) ?? []).length;
+    await until("B's stored lines to arrive", () => storedLines() >= 60 - before, 10_000).catch(() => undefined);
+    expect(storedLines()).toBe(60 - before);
     const out = join(work, 'chain');
     const collected = lab(['collect', submitted.study, '--out', out, '--json']);
     expect(collected.code, collected.stderr).toBe(0);
