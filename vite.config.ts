@@ -8,12 +8,13 @@ const root = import.meta.dirname;
 
 /**
  * onnxruntime-web defaults to a CDN for its .wasm/.mjs; we serve our own copy so the lab works offline. The app
- * imports onnxruntime-web's WebGPU bundle, which loads the asyncify build for both WebGPU and wasm (the JSEP, JSPI
- * and plain builds are never requested: 59 MB that a site would upload for nothing). The runtime points
- * onnxruntime at ort/ before any session (src/runtime/browser.ts), so the copy Vite emits into assets/ from the
- * bundle's own `new URL(…wasm, import.meta.url)` is never fetched either, and is dropped from the build.
+ * imports onnxruntime-web's WebGPU bundle, which asks for the asyncify build; a worker on the wasm backend loads the
+ * plain build instead (src/runtime/browser.ts `ortFiles`: twice as fast on small models). The JSEP and JSPI builds
+ * are never requested, so they are not shipped. The runtime points onnxruntime at ort/ before any session, so the
+ * copy Vite emits into assets/ from the bundle's own `new URL(…wasm, import.meta.url)` is never fetched either, and
+ * is dropped from the build.
  */
-const ORT_FILE = /^ort-wasm-simd-threaded\.asyncify\.(wasm|mjs)$/;
+const ORT_FILE = /^ort-wasm-simd-threaded(\.asyncify)?\.(wasm|mjs)$/;
 function copyOrtAssets(): Plugin {
   return {
     name: 'copy-ort-assets',

@@ -53,8 +53,8 @@ export interface Platform {
   tf(backend: string): Promise<Transformers>;
   /** Local folders (Node) or the app-served embedded models (browser). */
   resolveLocal(model: string): ResolvedModel | undefined;
-  /** Sets env for one load: model paths, caches, wasm paths, and env.fetch = wrap(base). */
-  configure(tf: Transformers, model: ResolvedModel, wrap: (base: FetchLike) => FetchLike): void;
+  /** Sets env for one load on `backend`: model paths, caches, wasm paths, and env.fetch = wrap(base). */
+  configure(tf: Transformers, model: ResolvedModel, wrap: (base: FetchLike) => FetchLike, backend: string): void;
   webgpu(): Promise<GpuInfo | null>;
   /** Executes a backend the platform provides by other means (Node: onnxruntime-web wasm). */
   deviceOption?(backend: string): { device?: unknown; session_options?: Record<string, unknown> };
@@ -177,10 +177,15 @@ export class ModelRuntime implements ModelApi {
       onProgress: (p) => progress({ phase: p.phase, file: p.file, loaded: p.loaded, total: p.total }),
     };
     try {
-      this.platform.configure(tf, resolved, (base) => {
-        tap = createTapFetch(base, tapOptions);
-        return tap.fetch;
-      });
+      this.platform.configure(
+        tf,
+        resolved,
+        (base) => {
+          tap = createTapFetch(base, tapOptions);
+          return tap.fetch;
+        },
+        choice.backend,
+      );
       const pretrained = { revision: options.revision ?? resolved.revision ?? 'main' };
       const config = await tf.AutoConfig.from_pretrained(resolved.repo, pretrained);
       const text = config.text_config ?? config;

@@ -44,12 +44,15 @@ registerRoute(
 );
 
 /**
- * What a lab needs to run offline on the default model: onnxruntime's wasm build and the default model
+ * What a lab needs to run offline on the default model: onnxruntime's two builds (plain for wasm, asyncify for WebGPU)
+ * and the default model
  * (src/labs/synchrony's default pair; vite.config.ts DEFAULT_MODEL). The page asks for them ("STORE_OFFLINE") once it
  * has been idle for a while, or when the user asks, not at install: 34 MB fetched and stored while the page starts a
  * run competes with it for the CPU. Plain URLs, so the browser's HTTP cache serves what the page already fetched.
  */
 const FOR_OFFLINE = [
+  'ort/ort-wasm-simd-threaded.mjs',
+  'ort/ort-wasm-simd-threaded.wasm',
   'ort/ort-wasm-simd-threaded.asyncify.mjs',
   'ort/ort-wasm-simd-threaded.asyncify.wasm',
   ...['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'onnx/model.onnx'].map(
