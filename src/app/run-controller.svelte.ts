@@ -11,6 +11,8 @@ import { isCancelledError } from '../core/cancel';
 import { WorkerCrashedError, type ModelClient } from '../runtime/client';
 import type { RunnerModelSet } from '../runtime/runner-models';
 import { ensureRunModels, type RunRuntime } from './run-models';
+import { decoderParameters, episodeLanes, LaneProgress, MAX_LANES, runInLanes, type LanePlan } from '../core/runs/lanes';
+import { wasmThreadCount } from '../runtime/threads';
 
 const MAX_CRASH_RETRIES = 3;
 
@@ -34,12 +36,19 @@ export class RunController {
   live = $state<string | null>(null);
   /** Seconds left, from the pace since this loop started; null until an episode's worth of progress is seen. */
   etaSeconds = $derived.by(() => this.estimateEta(this.fraction));
+  /** How many episodes the active run takes at a time, and why (null: a run without models). */
+  lanes = $state<LanePlan | null>(null);
+  /** The most lanes a run may take; tests set 1 to compare a run one episode at a time with a run in lanes. */
+  maxLanes = MAX_LANES;
   private loopStart = { time: 0, fraction: 0 };
   private cancelRequested = false;
   private job = '';
   /** Stops the episodes that run here (LLM labs); a fresh one per run, so an old cancel never reaches a new run. */
   private abort = new AbortController();
-  private models: RunnerModelSet | null = null;
+  /** Each lane's copy of the run's models (lane 0 first); one lane unless the run's episodes can go side by side. */
+  private laneModels: RunnerModelSet[] = [];
+  private runtime: RunRuntime = {};
+  private crashes = 0;
 
   constructor(
     private store: () => Promise<RunStore>,
@@ -91,7 +100,7 @@ export class RunController {
     if (!this.busy) return;
     this.cancelRequested = true;
     this.abort.abort();
-    void this.models?.cancelAll();
+    for (const models of this.laneModels) void models.cancelAll();
     const job = this.job;
     void this.host.call((api) => api.cancelEpisode(job));
   }
@@ -117,7 +126,7 @@ export class RunController {
     this.note = null;
     let meta = initial;
     this.active = meta;
-    let crashes = 0;
+    this.crashes = 0;
     const lab = openLabByName(meta.lab);
     this.abort = new AbortController();
     try {
@@ -142,45 +151,56 @@ export class RunController {
       }
       this.loopStart = { time: performance.now(), fraction: meta.episodesDone / Math.max(1, meta.episodesTotal) };
       this.episodes = stored;
+      const chained = Boolean(lab.plan(meta.config).chainLength);
+      this.lanes = modelIds.length && meta.episodesDone < meta.episodesTotal ? this.planLanes(chained) : null;
       let previous = stored[stored.length - 1];
-      while (meta.episodesDone < meta.episodesTotal) {
-        if (this.cancelRequested) {
+      const progress = new LaneProgress(meta.episodesDone, meta.episodesTotal);
+      try {
+        await runInLanes<Episode>({
+          from: meta.episodesDone,
+          total: meta.episodesTotal,
+          lanes: this.lanes?.lanes ?? 1,
+          signal: this.abort.signal,
+          prepare: async (lane) => {
+            this.laneModels[lane] = await this.loadLane(modelIds, lane);
+          },
+          onLaneLost: (lane, e) => {
+            this.note = `Lane ${lane + 1}'s copy of the models could not be loaded (${(e as Error).message}); the other lanes run its episodes.`;
+          },
+          run: async (index, lane, signal) => {
+            progress.set(index, 0);
+            const onProgress = (f: number, note?: string) => {
+              progress.set(index, f);
+              this.fraction = progress.fraction;
+              if (note !== undefined) this.live = note;
+            };
+            // A stateful run's next episode reads the one before (one lane, so it is stored by now); others stand alone.
+            const before = chained ? previous : undefined;
+            let finished = false;
+            try {
+              const episode = await this.runWithRetries(meta, modelIds, index, lane, (models) =>
+                models ? this.runHere(lab, meta, index, before, models, signal, onProgress) : this.runInComputeWorker(meta, index, before, onProgress),
+              );
+              finished = true;
+              return episode;
+            } finally {
+              progress.end(index, finished);
+              this.fraction = progress.fraction;
+            }
+          },
+          store: async (_index, episode) => {
+            meta = await store.appendEpisode(meta.id, episode);
+            this.active = meta;
+            this.episodes = [...this.episodes, episode];
+            previous = episode;
+          },
+        });
+      } catch (e) {
+        if (this.cancelRequested || isCancelledError(e)) {
           meta = await store.updateRun(meta.id, { status: 'cancelled' });
           return;
         }
-        const index = meta.episodesDone;
-        this.job = `${meta.id}#${index}`;
-        this.fraction = index / meta.episodesTotal;
-        let episode: Episode;
-        try {
-          const job = this.job;
-          const total = meta.episodesTotal;
-          const onProgress = (f: number, note?: string) => {
-            this.fraction = (index + f) / total;
-            if (note !== undefined) this.live = note;
-          };
-          episode = modelIds.length
-            ? await this.runHere(lab, meta, index, previous, onProgress)
-            : await this.host.call((api) => api.runEpisode(job, meta.lab, meta.config, index, previous, Comlink.proxy(onProgress)));
-        } catch (e) {
-          if ((e instanceof WorkerCrashed || e instanceof WorkerCrashedError) && crashes < MAX_CRASH_RETRIES) {
-            crashes++;
-            // The episode under way is dropped and run again from its seed, so it comes out as if nothing happened.
-            const what = e instanceof WorkerCrashedError ? `The worker of model ${e.key.split('#')[0]} crashed (${e.detail}); it was loaded again.` : e.message;
-            this.note = `${what} Resuming from episode ${index + 1} of ${meta.episodesTotal}.`;
-            if (e instanceof WorkerCrashedError) meta = await this.loadModels(meta, modelIds);
-            continue;
-          }
-          if (this.cancelRequested || isCancelledError(e)) {
-            meta = await store.updateRun(meta.id, { status: 'cancelled' });
-            return;
-          }
-          throw e;
-        }
-        meta = await store.appendEpisode(meta.id, episode);
-        this.active = meta;
-        this.episodes = [...this.episodes, episode];
-        previous = episode;
+        throw e;
       }
       await this.storeResults(store, meta);
       meta = await store.updateRun(meta.id, { status: 'done' });
@@ -221,23 +241,88 @@ export class RunController {
     await this.storeResults(store, meta);
   }
 
-  private async loadModels(meta: RunMeta, ids: string[]): Promise<RunMeta> {
+  /**
+   * How many episodes run at a time (src/core/runs/lanes.ts): more than one only for small models on wasm whose
+   * episodes stand alone, one lane per core (or per thread group) that a model worker leaves idle.
+   */
+  private planLanes(chained: boolean): LanePlan {
+    const models = this.laneModels[0]?.list() ?? [];
+    const plan = episodeLanes({
+      chained,
+      backends: models.map((m) => m.backend),
+      parameters: models.reduce((s, m) => s + decoderParameters(m.numLayers, m.hiddenSize), 0),
+      cores: globalThis.navigator?.hardwareConcurrency ?? 1,
+      threadsPerWorker: wasmThreadCount(),
+    });
+    return plan.lanes > this.maxLanes ? { lanes: this.maxLanes, why: `at most ${this.maxLanes} at a time (set by a test)` } : plan;
+  }
+
+  /**
+   * Runs one episode; a model or compute worker that crashes under it is loaded again (that lane's only) and the
+   * episode is run again from its seed, so it comes out as if nothing happened. Up to MAX_CRASH_RETRIES per run.
+   */
+  private async runWithRetries(
+    meta: RunMeta,
+    modelIds: string[],
+    index: number,
+    lane: number,
+    run: (models: RunnerModelSet | null) => Promise<Episode>,
+  ): Promise<Episode> {
+    for (;;) {
+      try {
+        return await run(modelIds.length ? this.laneModels[lane] : null);
+      } catch (e) {
+        if (!(e instanceof WorkerCrashed || e instanceof WorkerCrashedError) || this.crashes >= MAX_CRASH_RETRIES || this.cancelRequested) throw e;
+        this.crashes++;
+        const what = e instanceof WorkerCrashedError ? `The worker of model ${e.key.split('#')[0]} crashed (${e.detail}); it was loaded again.` : e.message;
+        this.note = `${what} Episode ${index + 1} of ${meta.episodesTotal} is run again from its seed.`;
+        if (e instanceof WorkerCrashedError) this.laneModels[lane] = await this.loadLane(modelIds, lane);
+      }
+    }
+  }
+
+  /**
+   * Lane `lane`'s copy of the run's models. Lane 0 reuses any loaded model of a compatible backend and dtype; every
+   * other lane gets handles no other lane holds, on lane 0's very backend and dtype, so that its numbers are the same.
+   */
+  private async loadLane(ids: string[], lane: number): Promise<RunnerModelSet> {
     if (!this.modelClient) throw new Error('This page has no model client, so LLM labs cannot run here.');
-    const runtime = ((meta.config as Record<string, unknown>).runtime ?? {}) as RunRuntime;
-    this.models = await ensureRunModels(this.modelClient, ids, runtime, (note) => (this.live = note));
-    this.live = null;
-    const { backend, dtype } = this.models.describe();
+    const taken = this.laneModels.flatMap((m, k) => (k === lane || !m ? [] : m.keys));
+    const first = this.laneModels[0];
+    const runtime = (id: string): RunRuntime => {
+      if (lane === 0 || !first) return this.runtime;
+      const m = first.get(id);
+      return { device: m.backend, dtype: m.dtype };
+    };
+    const set = await ensureRunModels(this.modelClient, ids, runtime, (note) => (this.live = lane ? `Lane ${lane + 1}: ${note}` : note), taken);
+    if (lane === 0) this.live = null;
+    return set;
+  }
+
+  /** Lane 0's models for a run (loaded, or reused), and the run's metadata saying which backend and dtype they got. */
+  private async loadModels(meta: RunMeta, ids: string[]): Promise<RunMeta> {
+    this.runtime = ((meta.config as Record<string, unknown>).runtime ?? {}) as RunRuntime;
+    this.laneModels = [];
+    this.laneModels[0] = await this.loadLane(ids, 0);
+    const { backend, dtype } = this.laneModels[0].describe();
     return (await this.store()).updateRun(meta.id, { backend, dtype });
   }
 
-  private runHere(lab: OpenLab, meta: RunMeta, index: number, previous: Episode | undefined, onProgress: (f: number, note?: string) => void): Promise<Episode> {
-    return lab.runEpisode(meta.config, {
-      index,
-      rng: episodeRng(meta.seed, index),
-      previous,
-      signal: this.abort.signal,
-      progress: onProgress,
-      models: this.models!,
-    });
+  private runHere(
+    lab: OpenLab,
+    meta: RunMeta,
+    index: number,
+    previous: Episode | undefined,
+    models: RunnerModelSet,
+    signal: AbortSignal,
+    onProgress: (f: number, note?: string) => void,
+  ): Promise<Episode> {
+    return lab.runEpisode(meta.config, { index, rng: episodeRng(meta.seed, index), previous, signal, progress: onProgress, models });
+  }
+
+  /** A pure simulation's episode, in the compute worker; its cancel goes there as a message naming the job. */
+  private runInComputeWorker(meta: RunMeta, index: number, previous: Episode | undefined, onProgress: (f: number, note?: string) => void): Promise<Episode> {
+    const job = (this.job = `${meta.id}#${index}`);
+    return this.host.call((api) => api.runEpisode(job, meta.lab, meta.config, index, previous, Comlink.proxy(onProgress)));
   }
 }

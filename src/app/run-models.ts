@@ -16,19 +16,23 @@ function matches(h: ModelHandle, id: string, runtime: RunRuntime): boolean {
 
 /**
  * The models a run needs, in the page: a model already loaded with a compatible backend and dtype is reused, any
- * other is loaded in its own worker (with download progress). One handle per distinct id.
+ * other is loaded in its own worker (with download progress). One handle per distinct id. `runtime` may name a
+ * backend and dtype per model (a second lane copies each model of the first exactly); handles in `taken` (another
+ * lane's) are never reused.
  */
 export async function ensureRunModels(
   client: ModelClient,
   ids: readonly string[],
-  runtime: RunRuntime,
+  runtimeOf: RunRuntime | ((id: string) => RunRuntime),
   onProgress?: (note: string, fraction: number) => void,
+  taken: readonly string[] = [],
 ): Promise<RunnerModelSet> {
   const set = new RunnerModelSet();
   for (const id of new Set(ids)) {
+    const runtime = typeof runtimeOf === 'function' ? runtimeOf(id) : runtimeOf;
     // A crashed worker of this model is gone for good: forget it, so the status bar and the next run see only live ones.
     for (const h of client.handles()) if (h.model === id && h.isCrashed) client.unload(h.key);
-    let handle = client.handles().find((h) => matches(h, id, runtime));
+    let handle = client.handles().find((h) => !taken.includes(h.key) && matches(h, id, runtime));
     if (!handle) {
       const device = (runtime.device ?? 'auto') as Device;
       if (device === 'cpu') throw new Error('The cpu backend exists only in the CLI; choose auto, webgpu or wasm in the page.');
@@ -38,7 +42,7 @@ export async function ensureRunModels(
         onProgress?.(`Loading ${id}: ${p.phase}${p.total ? ` ${(p.loaded / 1e6).toFixed(1)} / ${(p.total / 1e6).toFixed(1)} MB` : ''}`, frac);
       });
     }
-    set.add(asRunnerModel(id, handle, handle.info!));
+    set.add(asRunnerModel(id, handle, handle.info!), handle.key);
   }
   return set;
 }

@@ -28,9 +28,12 @@ export function asRunnerModel(id: string, api: LoadedModelLike, info: LoadResult
 
 export class RunnerModelSet implements RunnerModels {
   private byId = new Map<string, RunnerModel>();
+  /** The page's worker handles behind these models (absent in Node), so that another lane loads its own. */
+  readonly keys: string[] = [];
 
-  add(model: RunnerModel): void {
+  add(model: RunnerModel, key?: string): void {
     this.byId.set(model.id, model);
+    if (key) this.keys.push(key);
   }
 
   get(modelId: string): RunnerModel {

@@ -143,14 +143,14 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.evaluate(() => (window as unknown as { __socialMindsLab: { crashComputeWorker(): void } }).__socialMindsLab.crashComputeWorker());
     await page
       .getByRole('status')
-      .filter({ hasText: /crashed.*Resuming from episode/ })
+      .filter({ hasText: /crashed.*is run again from its seed/ })
       .waitFor({ timeout: 30_000 });
     // Then killed outright, as a browser kills a worker for memory: no event, only the heartbeat notices.
     await waitFor(page, async () => (await runStatus(page)).done >= 2);
     await page.evaluate(() => (window as unknown as { __socialMindsLab: { killComputeWorker(): void } }).__socialMindsLab.killComputeWorker());
     await page
       .getByRole('status')
-      .filter({ hasText: /stopped answering.*Resuming from episode/ })
+      .filter({ hasText: /stopped answering.*is run again from its seed/ })
       .waitFor({ timeout: 30_000 });
     await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
     expect((await runStatus(page)).done).toBe(4);

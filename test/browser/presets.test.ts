@@ -78,8 +78,12 @@ describe('presets from the home page (Chromium, wasm)', () => {
     await expect.poll(() => page.getByTestId('preset-tour').textContent()).toMatch(/^Step 1 of \d/);
     await page.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => page.getByTestId('preset-tour').textContent()).toMatch(/^Step 2 of/);
-    await finished(page, 420_000);
+    const run = await finished(page, 420_000);
     await page.getByTestId(EFFECT[lab]).waitFor({ timeout: 60_000 });
+    // Synchrony's view draws its own analysis as episodes land; the effect is shown once it covers every episode.
+    if (lab === 'synchrony') {
+      await page.locator(`[data-testid=sync-analysis-status][data-analyzing=false][data-episodes="${run.done}"]`).waitFor({ timeout: 120_000 });
+    }
     console.log(`preset ${lab}: effect figure after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     if (lab === 'polarization') await polarizationResults(page);
     if (lab === 'synchrony') {
