@@ -1,6 +1,6 @@
 import type { LabDefinition } from '../config/lab-definition';
-import { throwIfAborted } from '../cancel';
 import { episodeRng, runSeed, type LabRunner } from './runner';
+import { runInLanes } from './lanes';
 import type { RunBundle } from './bundle';
 import type { RunnerModels } from './models';
 import { newRunId, type Episode, type RunMeta, type StoredRecord } from './types';
@@ -27,8 +27,8 @@ export interface HeadlessOptions<R extends StoredRecord = StoredRecord> {
 
 /**
  * Runs a whole config without a UI or a store, in order, and returns the same bundle the UI exports. The CLI uses
- * it (with a lab opened from the registry, whose runner parses the config first); the app runs the same runner
- * episode by episode through the run controller.
+ * it (with a lab opened from the registry, whose runner parses the config first). It and the page's run controller
+ * share one engine, `runInLanes` (src/core/runs/lanes.ts): the page runs independent episodes in several lanes.
  */
 export async function runHeadless<C extends Record<string, unknown>, R extends StoredRecord>(
   def: LabDefinition,
@@ -48,20 +48,29 @@ export async function runHeadless<C extends Record<string, unknown>, R extends S
   });
   // Runners always get a signal; without the caller's, one that is never aborted.
   const signal = opts.signal ?? new AbortController().signal;
-  for (let index = episodes.length; index < plan.episodes; index++) {
-    throwIfAborted(signal);
-    const ep = await runner.runEpisode(config, {
-      index,
-      rng: episodeRng(seed, index),
-      signal,
-      previous: episodes[index - 1],
-      progress: (f) => opts.onProgress?.(index, f),
-      models: opts.models,
-    });
-    episodes.push(ep);
-    await opts.onEpisodeDone?.(ep);
-    opts.onEpisode?.(index + 1, plan.episodes);
-  }
+  // The page's engine, on one lane: in Node the model runtime already uses every core, and a sweep spreads episodes
+  // over processes and machines instead.
+  await runInLanes<Episode<R>>({
+    from: episodes.length,
+    total: plan.episodes,
+    lanes: 1,
+    signal,
+    prepare: async () => undefined,
+    run: (index, _lane, laneSignal) =>
+      runner.runEpisode(config, {
+        index,
+        rng: episodeRng(seed, index),
+        signal: laneSignal,
+        previous: episodes[index - 1],
+        progress: (f) => opts.onProgress?.(index, f),
+        models: opts.models,
+      }),
+    store: async (index, ep) => {
+      episodes.push(ep);
+      await opts.onEpisodeDone?.(ep);
+      opts.onEpisode?.(index + 1, plan.episodes);
+    },
+  });
   const stamp = now().toISOString();
   const meta: RunMeta = {
     id: opts.resume?.id ?? newRunId(now().getTime()),
