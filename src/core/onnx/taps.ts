@@ -169,7 +169,13 @@ function findState(ix: Index, k: number, L: number): TapSource | undefined {
     // optimum: the first residual Add of layer 0 adds the embeddings (from outside the layer) to the attention output
     const add0 = ix.g.nodes.find((n) => n.name === '/model/layers.0/Add' && n.opType === 'Add');
     if (add0) {
-      const outside = add0.inputs.filter((t) => t && !ix.isConst(t) && !ix.producer.get(t)?.name.startsWith('/model/layers.0/'));
+      // transformers' RMSNorms cast their input to fp32 first; in an fp32 export that Cast is the very tensor the
+      // residual Add reads (torch's `.to(float32)` returns its input), so it sits inside layer 0. Look through it.
+      const origin = (t: string): string => {
+        const p = ix.producer.get(t);
+        return p?.opType === 'Cast' && p.name.startsWith('/model/layers.0/') && p.inputs[0] ? origin(p.inputs[0]) : t;
+      };
+      const outside = add0.inputs.filter((t) => t && !ix.isConst(t) && !ix.producer.get(origin(t))?.name.startsWith('/model/layers.0/'));
       if (outside.length === 1) return { state: 0, style: 'optimum', tensor: outside[0] };
     }
   } else {

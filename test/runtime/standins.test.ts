@@ -1,0 +1,71 @@
+/**
+ * The hub's architectures, proved on stand-ins: tiny random-weight models built from transformers' own classes
+ * (Llama for SmolLM2 and Llama 3.2, Qwen2 for Qwen2.5, Qwen3, Gemma 3) and exported in Optimum's decoder layout,
+ * with what transformers computed for them (test/fixtures/make_arch_standins.py). Loaded through the lab's runtime
+ * in Node, each must give transformers' hidden states at the last token on every layer, and its greedy tokens.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createNodeRuntime } from '../../src/runtime/node';
+
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/standins');
+const TOKENIZER = resolve(import.meta.dirname, '../../models/tiny-social');
+const ARCHS = ['llama', 'qwen2', 'qwen3', 'gemma3'] as const;
+
+interface Expected {
+  model_type: string;
+  prompts: { text: string; ids: number[]; hidden: number[][]; residual: number[]; greedy: number[] }[];
+}
+
+/** ‖a − b‖ / ‖b‖ over one row. */
+function relativeError(a: ArrayLike<number>, b: readonly number[]): number {
+  let d = 0;
+  let n = 0;
+  for (let i = 0; i < b.length; i++) {
+    d += (a[i] - b[i]) ** 2;
+    n += b[i] ** 2;
+  }
+  return Math.sqrt(d / n);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'sml-standins-'));
+
+describe('stand-ins of the hub architectures, in Node (cpu, fp32)', () => {
+  beforeAll(() => {
+    // Each stand-in folder gets tiny-social's tokenizer, whose vocabulary size the stand-ins share.
+    for (const arch of ARCHS) {
+      cpSync(join(FIXTURES, arch), join(work, arch), { recursive: true });
+      for (const f of ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']) cpSync(join(TOKENIZER, f), join(work, arch, f));
+    }
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it.each(ARCHS.map((a) => [a]))('%s: taps equal transformers on every layer, and greedy tokens match', async (arch) => {
+    const expected = JSON.parse(readFileSync(join(FIXTURES, arch, 'expected.json'), 'utf8')) as Expected;
+    const rt = createNodeRuntime();
+    try {
+      const info = await rt.load(join(work, arch), { device: 'cpu', dtype: 'fp32' });
+      expect(info.tapStyles).toEqual(['optimum']);
+      for (const p of expected.prompts) {
+        const L = p.hidden.length - 1;
+        const out = await rt.encode([p.text]);
+        expect(out.shape).toEqual([1, L + 1, info.hiddenSize]);
+        const H = info.hiddenSize;
+        const row = (k: number) => out.data.subarray(k * H, (k + 1) * H);
+        const errors = p.hidden.map((h, k) => relativeError(row(k), k < L ? h : p.residual));
+        // The lab's last row is the residual before the final norm; transformers' last entry is after it.
+        expect(relativeError(row(L), p.hidden[L]), 'the last row must not be the normed one').toBeGreaterThan(1e-2);
+        expect(Math.max(...errors), `${arch} "${p.text}": per-layer relative errors ${errors.map((e) => e.toExponential(1)).join(', ')}`).toBeLessThan(1e-4);
+        const greedy = await rt.generate({ prompt: p.text, maxNewTokens: 8, temperature: 0 });
+        const tokens = greedy.tokens;
+        console.log(`${arch} "${p.text}": largest relative error ${Math.max(...errors).toExponential(2)}; greedy ${tokens.length} of 8 tokens`);
+        expect(tokens.length).toBeGreaterThan(0);
+        expect(tokens).toEqual(p.greedy.slice(0, tokens.length));
+      }
+    } finally {
+      await rt.dispose();
+    }
+  });
+});
