@@ -206,6 +206,11 @@ export class RunController {
       meta = await store.updateRun(meta.id, { status: 'done' });
       this.fraction = 1;
     } catch (e) {
+      // Cancel pressed while the models were still loading: the run is cancelled, not failed, and can be resumed.
+      if (this.cancelRequested && isCancelledError(e)) {
+        meta = await store.updateRun(meta.id, { status: 'cancelled' });
+        return;
+      }
       const message =
         e instanceof StorageFullError ? e.message : `The run stopped: ${(e as Error).message}. Stored episodes are kept; resume it from the run list.`;
       this.error = message;
@@ -294,7 +299,9 @@ export class RunController {
       const m = first.get(id);
       return { device: m.backend, dtype: m.dtype };
     };
-    const set = await ensureRunModels(this.modelClient, ids, runtime, (note) => (this.live = lane ? `Lane ${lane + 1}: ${note}` : note), taken);
+    // The run's Cancel stops a load under way too (a slow download): its worker is terminated.
+    const note = (text: string) => (this.live = lane ? `Lane ${lane + 1}: ${text}` : text);
+    const set = await ensureRunModels(this.modelClient, ids, runtime, note, taken, this.abort.signal);
     if (lane === 0) this.live = null;
     return set;
   }

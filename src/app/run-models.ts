@@ -26,6 +26,7 @@ export async function ensureRunModels(
   runtimeOf: RunRuntime | ((id: string) => RunRuntime),
   onProgress?: (note: string, fraction: number) => void,
   taken: readonly string[] = [],
+  signal?: AbortSignal,
 ): Promise<RunnerModelSet> {
   const set = new RunnerModelSet();
   for (const id of new Set(ids)) {
@@ -37,10 +38,16 @@ export async function ensureRunModels(
       const device = (runtime.device ?? 'auto') as Device;
       if (device === 'cpu') throw new Error('The cpu backend exists only in the CLI; choose auto, webgpu or wasm in the page.');
       const hub = hubSetting.url ? { hubUrl: hubSetting.url } : {};
-      handle = await client.load(id, { device, dtype: (runtime.dtype ?? 'auto') as Dtype, ...hub }, (p) => {
-        const frac = p.total ? p.loaded / p.total : 0;
-        onProgress?.(`Loading ${id}: ${p.phase}${p.total ? ` ${(p.loaded / 1e6).toFixed(1)} / ${(p.total / 1e6).toFixed(1)} MB` : ''}`, frac);
-      });
+      handle = await client.load(
+        id,
+        { device, dtype: (runtime.dtype ?? 'auto') as Dtype, ...hub },
+        (p) => {
+          const frac = p.total ? p.loaded / p.total : 0;
+          onProgress?.(`Loading ${id}: ${p.phase}${p.total ? ` ${(p.loaded / 1e6).toFixed(1)} / ${(p.total / 1e6).toFixed(1)} MB` : ''}`, frac);
+        },
+        undefined,
+        signal,
+      );
     }
     set.add(asRunnerModel(id, handle, handle.info!), handle.key);
   }

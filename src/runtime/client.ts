@@ -5,6 +5,7 @@
  * and keeps a small registry of loaded models (id, backend, dtype, status) that the status bar can subscribe to.
  */
 import * as Comlink from 'comlink';
+import { CancelledError, isCancelledError } from '../core/cancel';
 import type { ModelWorkerApi } from '../../workers/model.worker';
 import type {
   ChatMessage,
@@ -239,6 +240,8 @@ export class ModelHandle {
 /** Spawns a worker per model and tracks them in `loadedModels`. */
 export class ModelClient {
   private handleMap = new Map<string, ModelHandle>();
+  /** Loads under way, by key, so that a page can stop one (cancelLoad). */
+  private loading = new Map<string, AbortController>();
   private readonly opts: Required<Omit<ClientOptions, 'registry'>> & { registry: LoadedModels };
 
   constructor(options: ClientOptions = {}) {
@@ -260,25 +263,58 @@ export class ModelClient {
     Object.assign(this.opts, timings);
   }
 
-  /** Loads a model in a new worker. Rejects (and terminates the worker) if loading fails. */
-  async load(model: string, options: LoadOptions = {}, onProgress?: (p: LoadProgress) => void, key = `${model}#${++counter}`): Promise<ModelHandle> {
+  /**
+   * Loads a model in a new worker. Rejects (and terminates the worker) if loading fails. Aborting `signal`, or
+   * `cancelLoad(key)`, stops a load under way (a slow download, say): the worker is terminated, which stops its
+   * fetches, nothing is kept in the registry, and the load rejects with CancelledError.
+   */
+  async load(
+    model: string,
+    options: LoadOptions = {},
+    onProgress?: (p: LoadProgress) => void,
+    key = `${model}#${++counter}`,
+    signal?: AbortSignal,
+  ): Promise<ModelHandle> {
     const reg = this.opts.registry;
     const handle = new ModelHandle(key, model, options, this.opts, (e) => reg.patch(key, { status: 'crashed', error: e.message }));
     this.handleMap.set(key, handle);
     reg.set({ key, model, status: 'loading' });
+    const stop = new AbortController();
+    this.loading.set(key, stop);
+    const stopped = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+    let onAbort = () => {};
+    const cancelled = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new CancelledError());
+      if (stopped.aborted) onAbort();
+      else stopped.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      const info = await handle.load((p) => {
-        reg.patch(key, { progress: p });
-        onProgress?.(p);
-      });
+      const info = await Promise.race([
+        handle.load((p) => {
+          reg.patch(key, { progress: p });
+          onProgress?.(p);
+        }),
+        cancelled,
+      ]);
       reg.patch(key, { status: 'ready', id: info.id, backend: info.backend, dtype: info.dtype, info, progress: undefined });
       return handle;
     } catch (e) {
       handle.terminate();
       this.handleMap.delete(key);
-      reg.patch(key, { status: 'failed', error: (e as Error).message });
+      if (isCancelledError(e)) reg.remove(key);
+      else reg.patch(key, { status: 'failed', error: (e as Error).message });
       throw e;
+    } finally {
+      stopped.removeEventListener('abort', onAbort);
+      this.loading.delete(key);
     }
+  }
+
+  /** Stops the load of `key` if it is still under way (see load); false when there is none. */
+  cancelLoad(key: string): boolean {
+    const stop = this.loading.get(key);
+    stop?.abort();
+    return Boolean(stop);
   }
 
   get(key: string): ModelHandle | undefined {

@@ -1,8 +1,8 @@
 /**
  * A hub model in the page, from a loopback server with the hub's URL layout (test/helpers/loopback-hub.ts) named as
  * the hub's address on the Models page: download progress, the model ready on wasm, a second load (after a reload)
- * from the browser's cache with no request, a 404 named plainly, and a download cut halfway (a clear error, nothing
- * half-cached: the next load asks for the file again and succeeds).
+ * from the browser's cache with no request, a 404 named plainly, a download cut halfway (a clear error, nothing
+ * half-cached: the next load asks for the file again and succeeds), and a slow download cancelled by the user.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
@@ -23,7 +23,10 @@ describe('hub models in the page, from a loopback hub', () => {
   let browser: Browser;
   let hub: LoopbackHub;
   beforeAll(async () => {
-    [browser, hub] = await Promise.all([launch('wasm'), loopbackHub({ 'sml-test/tiny-social-hub': STAND_IN, 'sml-test/cut-model': STAND_IN })]);
+    [browser, hub] = await Promise.all([
+      launch('wasm'),
+      loopbackHub({ 'sml-test/tiny-social-hub': STAND_IN, 'sml-test/cut-model': STAND_IN, 'sml-test/slow-model': STAND_IN }),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -84,6 +87,29 @@ describe('hub models in the page, from a loopback hub', () => {
     await page.getByTestId('models').filter({ hasText: 'sml-test/cut-model (wasm, q4)' }).waitFor({ timeout: 60_000 });
     expect(hub.requests).toContain('GET /sml-test/cut-model/resolve/main/onnx/model_q4.onnx');
     expect(errors.filter((e) => !/Failed to load resource|404/.test(e))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a slow download can be cancelled: its worker stops, nothing is kept, and the next load succeeds', async () => {
+    const { page, errors } = await openPage(browser, '#/models');
+    await page.getByTestId('hub-url').fill(hub.url);
+    await page.getByTestId('hub-url-save').click();
+    await page.getByTestId('hub-url-now').filter({ hasText: hub.url }).waitFor();
+    hub.faults.set('onnx/model_q4.onnx', 250); // 64 KB every 250 ms: about a minute for the whole file
+    await loadHubModel(page, 'sml-test/slow-model');
+    await page.getByTestId('picker-progress').filter({ hasText: /of/ }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('picker-cancel').click();
+    await page.getByTestId('picker-stopped').filter({ hasText: 'Stopped loading sml-test/slow-model' }).waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('picker-progress').count()).toBe(0);
+    expect(await page.getByTestId('models').textContent()).not.toContain('slow-model');
+
+    hub.faults.clear();
+    hub.requests.length = 0;
+    await loadHubModel(page, 'sml-test/slow-model');
+    await page.getByTestId('models').filter({ hasText: 'sml-test/slow-model (wasm, q4)' }).waitFor({ timeout: 60_000 });
+    // Nothing of the stopped download was cached: the file is fetched again, whole.
+    expect(hub.requests).toContain('GET /sml-test/slow-model/resolve/main/onnx/model_q4.onnx');
+    expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
     await page.context().close();
   });
 });

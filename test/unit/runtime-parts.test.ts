@@ -1,3 +1,4 @@
+import { CancelledError } from '../../src/core/cancel';
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -175,6 +176,27 @@ describe('model client crash detection (fake worker)', () => {
     expect(workers[0].terminated).toBe(true);
     expect(registry.list()[0].status).toBe('failed');
     expect(seen).toContain('loading');
+  });
+
+  it('a load under way stops on cancelLoad or its signal: CancelledError, worker terminated, nothing in the registry', async () => {
+    const registry = new LoadedModels();
+    const workers: SilentWorker[] = [];
+    const client = new ModelClient({ spawn: () => (workers.push(new SilentWorker()), workers.at(-1) as unknown as Worker), registry, pingIntervalMs: 1e6 });
+    const first = client.load('tiny-social', {}, undefined, 'slow#1');
+    expect(registry.list().map((e) => e.status)).toEqual(['loading']);
+    expect(client.cancelLoad('slow#1')).toBe(true);
+    await expect(first).rejects.toThrow(CancelledError);
+    expect(workers[0].terminated).toBe(true);
+    expect(registry.list()).toEqual([]);
+    expect(client.handles()).toEqual([]);
+    expect(client.cancelLoad('slow#1')).toBe(false);
+
+    const stop = new AbortController();
+    const second = client.load('tiny-social', {}, undefined, undefined, stop.signal);
+    stop.abort();
+    await expect(second).rejects.toThrow(CancelledError);
+    expect(workers[1].terminated).toBe(true);
+    expect(registry.list()).toEqual([]);
   });
 
   it('an idle worker that stops answering pings is reported as crashed, and restart() loads it again', async () => {
