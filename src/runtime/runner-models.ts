@@ -19,6 +19,7 @@ export function asRunnerModel(id: string, api: LoadedModelLike, info: LoadResult
     dtype: info.dtype,
     numLayers: info.numLayers,
     hiddenSize: info.hiddenSize,
+    tokenizer: info.tokenizer,
     generate: (o) => api.generate(o),
     encode: (p, o) => api.encode(p, o),
     scoreText: (c, t) => api.scoreText(c, t),

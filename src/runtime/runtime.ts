@@ -8,6 +8,7 @@ import { ContextOverflowError } from '../core/runs/models';
 import { TAP_OUTPUT } from '../core/onnx/taps';
 import { findModel, isHubId, type RegistryEntry } from '../../models/registry';
 import { chooseBackend, type GpuInfo } from './choose';
+import { tokenizerId } from './tokenizer-id';
 import { sampleToken } from './sampling';
 import { createTapFetch, type FetchLike, type TapFetch, type TapFetchOptions } from './tap-fetch';
 import { hubEndpoint } from './hub';
@@ -233,6 +234,7 @@ export class ModelRuntime implements ModelApi {
         reason: choice.backend === 'wasm' ? `${choice.reason}; ${wasmThreadsNote(tf)}` : choice.reason,
         numLayers,
         hiddenSize,
+        tokenizer: tokenizerId(tokenizer.get_vocab()),
         ...(Number.isInteger(contextLength) && (contextLength as number) > 0 ? { contextLength: contextLength as number } : {}),
         // a graph served from the browser cache was patched on an earlier visit: no plan this time
         tapStyles: plans[0]?.styles ?? (hasTap ? ['cached'] : []),

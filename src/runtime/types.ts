@@ -41,6 +41,8 @@ export interface LoadResult {
   hiddenSize: number;
   /** Positions the model was trained on (config.json max_position_embeddings); absent when the config does not say. */
   contextLength?: number;
+  /** The tokenizer's identity (src/runtime/tokenizer-id.ts): equal exactly when two models tokenise alike. */
+  tokenizer: string;
   /** How the residual stream was located, e.g. ['optimum']; empty when loaded without taps. */
   tapStyles: string[];
   /** Warnings for the user, e.g. an unknown hub model whose layout was auto-detected. */

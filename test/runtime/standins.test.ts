@@ -31,9 +31,14 @@ function relativeError(a: ArrayLike<number>, b: readonly number[]): number {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'sml-standins-'));
+let TINY_SOCIAL_TOKENIZER = '';
 
 describe('stand-ins of the hub architectures, in Node (cpu, fp32)', () => {
-  beforeAll(() => {
+  beforeAll(async () => {
+    const rt = createNodeRuntime();
+    TINY_SOCIAL_TOKENIZER = (await rt.load('tiny-social', { device: 'cpu', dtype: 'fp32' })).tokenizer;
+    await rt.dispose();
+    expect(TINY_SOCIAL_TOKENIZER).toMatch(/^v3072-[0-9a-f]{16}$/);
     // Each stand-in folder gets tiny-social's tokenizer, whose vocabulary size the stand-ins share.
     for (const arch of ARCHS) {
       cpSync(join(FIXTURES, arch), join(work, arch), { recursive: true });
@@ -48,6 +53,8 @@ describe('stand-ins of the hub architectures, in Node (cpu, fp32)', () => {
     try {
       const info = await rt.load(join(work, arch), { device: 'cpu', dtype: 'fp32' });
       expect(info.tapStyles).toEqual(['optimum']);
+      // The stand-ins carry tiny-social's tokenizer (see beforeAll): the same identity as the embedded model's.
+      expect(info.tokenizer).toBe(TINY_SOCIAL_TOKENIZER);
       for (const p of expected.prompts) {
         const L = p.hidden.length - 1;
         const out = await rt.encode([p.text]);

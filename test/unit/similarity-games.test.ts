@@ -270,6 +270,33 @@ describe('Similarity runner with games', () => {
     expect(ab.rows).toBe(4 * 16);
     expect(ab.note).toMatch(/36 rows left out for unknown covariates/);
     expect(ab.formula).toContain('abilityDiff');
+    // same tokenizer: p and q share one, r, s and t another; a binary covariate, entered as 0/1 like sameFamily
+    const tokenizers: Record<string, string> = { p: 'v3072-a', q: 'v3072-a', r: 'v49152-b', s: 'v49152-b', t: 'v49152-b' };
+    const tk = similarityRegression(rows, 'beautyContest', {
+      covariates: ['sameTokenizer'],
+      abilities: {},
+      modelInfo: (id: string) => ({ params: null, family: null, tokenizer: tokenizers[id] }),
+    });
+    expect(tk.formula).toBe('score_z ~ sim + sameTokenizer + (1 | focal) + (1 | partner)');
+    const sameTok = mixedLM({
+      y: ys.map((v) => (v - m) / sd),
+      fixed: [
+        { name: 'sim', values: scale(rows.map((x) => x.sim!)) },
+        { name: 'sameTokenizer', values: rows.map((x) => (tokenizers[x.focal] === tokenizers[x.partner] ? 1 : 0)) },
+      ],
+      factors: [
+        { name: 'focal', labels: rows.map((x) => x.focal) },
+        { name: 'partner', labels: rows.map((x) => x.partner) },
+      ],
+    });
+    expect(tk.result!.coef).toEqual(sameTok.coef);
+    // a model whose tokenizer is not known (a run stored before tokenizers were kept): its rows leave the fit
+    const unknown = similarityRegression(rows, 'beautyContest', {
+      covariates: ['sameTokenizer'],
+      abilities: {},
+      modelInfo: (id: string) => ({ params: null, family: null, tokenizer: id === 's' ? null : tokenizers[id] }),
+    });
+    expect(unknown.note).toMatch(/rows left out for unknown covariates/);
   });
 });
 

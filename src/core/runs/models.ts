@@ -42,6 +42,8 @@ export interface RunnerModel {
   /** Decoder layers L (the states have L+1 rows). */
   readonly numLayers: number;
   readonly hiddenSize: number;
+  /** The tokenizer's identity, where the host knows it (equal exactly when two models tokenise alike). */
+  readonly tokenizer?: string;
   generate(options: RunnerGenerateOptions): Promise<RunnerGenerateResult>;
   /** Each prompt as one user message in the chat template when `chatTemplate`; states at the last token. */
   encode(prompts: string[], options?: { chatTemplate?: boolean; addGenerationPrompt?: boolean; batchSize?: number }): Promise<RunnerEncodeResult>;

@@ -29,14 +29,18 @@ export interface SimilarityAnalysis {
   warnings: string[];
 }
 
-/** The config's covariates, with sizes and families from the model registry (unknown for folders and unknown ids). */
-export function regressionOptions(config: SimilarityConfig): RegressionOptions {
+/**
+ * The config's covariates, with sizes and families from the model registry (unknown for folders and unknown ids), and
+ * tokenizers from the run's probe records (unknown in runs stored before they were kept).
+ */
+export function regressionOptions(config: SimilarityConfig, models: readonly { model: string; tokenizer?: string }[] = []): RegressionOptions {
+  const tokenizers = new Map(models.flatMap((m) => (m.tokenizer ? [[m.model, m.tokenizer] as const] : [])));
   return {
     covariates: config.regression.covariates,
     abilities: config.regression.abilities,
     modelInfo: (id) => {
       const e = findModel(id);
-      return { params: e?.params ?? null, family: e && e.family !== 'unknown' ? e.family : null };
+      return { params: e?.params ?? null, family: e && e.family !== 'unknown' ? e.family : null, tokenizer: tokenizers.get(id) ?? null };
     },
   };
 }
@@ -92,10 +96,18 @@ export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: read
     m,
     probeSet: records[0]?.probeSet ?? config.probes.set,
     permutations: config.cka.permutations,
-    models: records.map(({ model, backend, dtype, numLayers, hiddenSize, seconds }) => ({ model, backend, dtype, numLayers, hiddenSize, seconds })),
+    models: records.map(({ model, backend, dtype, numLayers, hiddenSize, seconds, tokenizer }) => ({
+      model,
+      backend,
+      dtype,
+      numLayers,
+      hiddenSize,
+      seconds,
+      ...(tokenizer ? { tokenizer } : {}),
+    })),
     pairs,
-    games: summarizeGames(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear', regressionOptions(config)),
-    novelty: summarizeNovelty(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear', regressionOptions(config)),
+    games: summarizeGames(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear', regressionOptions(config, records)),
+    novelty: summarizeNovelty(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear', regressionOptions(config, records)),
     warnings,
   };
 }

@@ -28,6 +28,9 @@ export const probeRecord = z.object({
   hiddenSize: count,
   probeSet: z.string(),
   seconds: z.number(),
+  /** The model's tokenizer identity (src/runtime/tokenizer-id.ts), for the "same tokenizer" covariate; absent in
+   *  records written before it was kept (that covariate is then unknown for the model's pairs). */
+  tokenizer: z.string().max(80).optional(),
 });
 
 /** One model's move in a round: what it wrote on each try, what was parsed, and whether it forfeited. */

@@ -1,5 +1,5 @@
 import { mixedLM, type MixedLmResult } from '../../core/mixedlm';
-import { COVARIATES, type Covariate } from './covariates';
+import { BINARY_COVARIATES, COVARIATES, type Covariate } from './covariates';
 
 /** One outcome row of the method's regression: the focal model's outcome against a partner. */
 export interface OutcomeRow {
@@ -19,12 +19,18 @@ export interface OutcomeRow {
 
 export { COVARIATES, type Covariate };
 
+export interface ModelInfo {
+  params: number | null;
+  family: string | null;
+  tokenizer?: string | null;
+}
+
 export interface RegressionOptions {
   covariates: readonly Covariate[];
   /** User-supplied ability scores (the paper: MMLU), by model id. */
   abilities: Readonly<Record<string, number>>;
-  /** Parameter count and family of a model, where known (the registry). */
-  modelInfo: (id: string) => { params: number | null; family: string | null };
+  /** Parameter count and family of a model (the registry), and its tokenizer (the run's probe records), where known. */
+  modelInfo: (id: string) => ModelInfo;
 }
 
 export interface SimilarityRegression {
@@ -57,6 +63,8 @@ function covariate(c: Covariate, r: OutcomeRow, o: RegressionOptions): number | 
       return r.focal === r.partner ? 1 : 0;
     case 'sameFamily':
       return a.family && b.family ? (a.family === b.family ? 1 : 0) : null;
+    case 'sameTokenizer':
+      return a.tokenizer && b.tokenizer ? (a.tokenizer === b.tokenizer ? 1 : 0) : null;
     case 'sizeDiff':
       return a.params && b.params ? Math.abs(Math.log10(a.params) - Math.log10(b.params)) : null;
     case 'abilityDiff': {
@@ -113,7 +121,7 @@ export function similarityRegression(rows: readonly OutcomeRow[], game: string, 
       y,
       fixed: [
         { name: 'sim', values: sim },
-        ...kept.map((c) => ({ name: c, values: c === 'identical' || c === 'sameFamily' ? (values.get(c) as number[]) : minMax(values.get(c) as number[]) })),
+        ...kept.map((c) => ({ name: c, values: BINARY_COVARIATES.has(c) ? (values.get(c) as number[]) : minMax(values.get(c) as number[]) })),
       ],
       factors: [
         { name: 'focal', labels: usable.map((r) => r.focal) },

@@ -139,6 +139,7 @@ export const similarityRunner: LabRunner<SimilarityConfig, SimilarityRecord> = {
       hiddenSize: H,
       probeSet: config.probes.set,
       seconds: (now() - t0) / 1000,
+      ...(model.tokenizer ? { tokenizer: model.tokenizer } : {}),
     };
     return { index: ctx.index, records: [record], tensors: { [PROBE_STATES]: { dtype: 'F32', shape: [probes.length, L1, H], data } } };
   },
