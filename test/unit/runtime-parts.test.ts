@@ -146,6 +146,19 @@ describe('model registry', () => {
       if (e.organism) expect(existsSync(file(e.id, 'planted.json')), `${e.id} planted.json`).toBe(true);
     }
   });
+  it("keeps every embedded model's special tokens in its vocabulary, so that every tokenizer library gives them the same ids", () => {
+    // Python's `tokenizers` appends added tokens missing from model.vocab after it (ids 3069-3071, taken by real
+    // tokens), while transformers.js uses the declared ids (0-2); with them in the vocabulary both read 0-2.
+    for (const e of REGISTRY.filter((x) => x.source === 'local')) {
+      const tok = JSON.parse(readFileSync(new URL(`../../models/${e.id}/tokenizer.json`, import.meta.url), 'utf8')) as {
+        added_tokens: { id: number; content: string }[];
+        model: { vocab: Record<string, number> };
+      };
+      for (const a of tok.added_tokens) expect(tok.model.vocab[a.content], `${e.id}: ${a.content}`).toBe(a.id);
+      const ids = Object.values(tok.model.vocab);
+      expect(new Set(ids).size, `${e.id}: every id once`).toBe(ids.length);
+    }
+  });
   it('resolves ids, repos and any hub id', () => {
     expect(findModel('smollm2-135m')?.repo).toBe('HuggingFaceTB/SmolLM2-135M-Instruct');
     expect(findModel('someone/some-model')).toEqual(anyHubEntry('someone/some-model'));

@@ -143,7 +143,9 @@ def save(out_dir, vocab, merges, max_len):
          "special": True}
         for s in SPECIAL
     ]
-    model_vocab = {k: v for k, v in vocab.items() if k not in SPECIAL}
+    # The special tokens are in the model's vocabulary too (as in GPT-2's own tokenizer.json), so that every reader
+    # gives them ids 0-2: Python's `tokenizers` appends added tokens missing from the vocabulary after it (3069-3071).
+    model_vocab = dict(vocab)
     tok = {
         "version": "1.0",
         "truncation": None,
