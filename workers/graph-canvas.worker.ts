@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import { drawGraph, type DrawState } from '../src/labs/opinions/editor/draw';
-import { forceLayout } from '../src/labs/opinions/editor/layout';
+import { forceLayout } from '../src/core/graphs/force-layout';
 import type { Transform } from '../src/labs/opinions/editor/viewport';
 
 /**

@@ -54,6 +54,15 @@ async function polarizationResults(page: Page) {
   const csv = Buffer.concat(chunks).toString('utf8');
   expect(csv.split('\n')[0]).toBe('epoch,agent,received,stance_before,stance_after,kept,dropped,wrote_to,failures,reasons');
   expect(csv.trim().split('\n').length).toBeGreaterThan(1);
+  // The opinion map over the network, the distribution and link-level homophily, at the last epoch and then the first.
+  await page.getByTestId('pol-map').waitFor();
+  expect(await page.getByTestId('pol-map').locator('circle').count()).toBeGreaterThan(5);
+  expect(await page.getByTestId('pol-link-levels').locator('tbody tr').count()).toBe(5);
+  const mapSummary = () => page.getByTestId('pol-map').getByTestId('figure-summary').textContent();
+  expect(await mapSummary()).toMatch(/^Epoch 6: \d+ agents, \d+ links, H = /);
+  await page.getByTestId('pol-map-epoch').fill('1');
+  await expect.poll(mapSummary).toMatch(/^Epoch 1: /);
+  await page.getByTestId('pol-distribution').waitFor();
   await page.getByTestId('pol-planted').waitFor();
   expect(await page.getByTestId('pol-planted-keep').locator('tbody tr').count()).toBeGreaterThan(0);
 }

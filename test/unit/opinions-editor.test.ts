@@ -27,7 +27,7 @@ import {
   zoomAt,
   ZOOM_LIMITS,
 } from '../../src/labs/opinions/editor/viewport';
-import { forceLayout } from '../../src/labs/opinions/editor/layout';
+import { forceLayout } from '../../src/core/graphs/force-layout';
 import { squareLattice } from '../../src/core/graphs/generators';
 import { edgeList } from '../../src/core/graphs/signed';
 

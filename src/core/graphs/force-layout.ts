@@ -1,10 +1,16 @@
 /**
- * Force layout for the editor with d3-force, advanced in small time-boxed slices so that 1000 nodes never block
- * the page for more than a frame. Its random source is the seeded RNG, so the same graph and seed lay out the same.
+ * Force layout with d3-force (the Opinions graph editor and community view, the Polarization opinion map), advanced
+ * in small time-boxed slices so that 1000 nodes never block the page for more than a frame. Its random source is the
+ * seeded RNG, so the same graph and seed lay out the same.
  */
 import { forceCenter, forceLink, forceManyBody, forceSimulation, forceX, forceY, type Simulation, type SimulationNodeDatum } from 'd3-force';
-import { createRng } from '../../../core/rng';
-import type { PlainGraph } from './model';
+import { createRng } from '../rng';
+
+/** Nodes with starting positions, and links between them (by index; a sign or weight after them is ignored). */
+export interface LayoutGraph {
+  positions: [number, number][];
+  edges: readonly (readonly [number, number, ...unknown[]])[];
+}
 
 interface LayoutNode extends SimulationNodeDatum {
   i: number;
@@ -16,7 +22,7 @@ export interface ForceLayout {
   positions(): [number, number][];
 }
 
-export function forceLayout(g: PlainGraph, seed: number | string = 0): ForceLayout {
+export function forceLayout(g: LayoutGraph, seed: number | string = 0): ForceLayout {
   const nodes: LayoutNode[] = g.positions.map(([x, y], i) => ({ i, x, y }));
   const links = g.edges.map(([source, target]) => ({ source, target }));
   const rng = createRng(seed);
