@@ -30,6 +30,8 @@ export const runController = new RunController(runStore, computeHost, modelClien
   /** Shorter liveness timings for model workers loaded after this call (tests). */
   setModelLiveness: (timings: { pingIntervalMs?: number; pingTimeoutMs?: number; busyTimeoutMs?: number }) => modelClient.setLiveness(timings),
   runController,
+  /** The page's loaded models (tests ask one for a constrained reply, which no lab asks for yet). */
+  modelClient,
   /** Read-only: a stored run's derived results (tests compare them with a headless run of the same link). */
   runResults: async (runId: string) => (await runStore()).results(runId),
 };

@@ -9,6 +9,7 @@ import { TAP_OUTPUT } from '../core/onnx/taps';
 import { findModel, isHubId, type RegistryEntry } from '../../models/registry';
 import { chooseBackend, type GpuInfo } from './choose';
 import { tokenizerId } from './tokenizer-id';
+import { applyBitmask, GrammarSession } from './grammar';
 import { sampleToken } from './sampling';
 import { createTapFetch, type FetchLike, type TapFetch, type TapFetchOptions } from './tap-fetch';
 import { hubEndpoint } from './hub';
@@ -132,6 +133,8 @@ export class ModelRuntime implements ModelApi {
   private tokenizer: TF = null;
   private loaded: LoadResult | null = null;
   private eosIds = new Set<number>();
+  /** XGrammar's view of this model's tokenizer, made on the first constrained reply. */
+  private grammars: Promise<GrammarSession> | null = null;
   private conversations = new Map<string, ChatMessage[]>();
   private cancelled = false;
   private busy: Promise<unknown> = Promise.resolve();
@@ -235,6 +238,7 @@ export class ModelRuntime implements ModelApi {
         numLayers,
         hiddenSize,
         tokenizer: tokenizerId(tokenizer.get_vocab()),
+        ...(Number.isInteger(text.vocab_size) ? { vocabSize: text.vocab_size as number } : {}),
         ...(Number.isInteger(contextLength) && (contextLength as number) > 0 ? { contextLength: contextLength as number } : {}),
         // a graph served from the browser cache was patched on an earlier visit: no plan this time
         tapStyles: plans[0]?.styles ?? (hasTap ? ['cached'] : []),
@@ -247,6 +251,18 @@ export class ModelRuntime implements ModelApi {
       if (e instanceof ModelLoadError) throw e;
       throw describeLoadError(resolved.id, e, tap);
     }
+  }
+
+  /** XGrammar's description of this model's tokenizer: every token by id, the logits width, the stop tokens. */
+  private grammarSession(info: LoadResult): Promise<GrammarSession> {
+    return (this.grammars ??= (async () => {
+      const vocab: Map<string, number> = this.tokenizer.get_vocab();
+      let size = info.vocabSize ?? 0; // the logits' width, which may pad past the tokenizer's last id
+      for (const id of vocab.values()) size = Math.max(size, id + 1);
+      const tokens = new Array<string>(size).fill('');
+      for (const [t, id] of vocab) tokens[id] = t;
+      return GrammarSession.create(tokens, size, [...this.eosIds]);
+    })());
   }
 
   private need(): { m: TF; tok: TF; info: LoadResult } {
@@ -296,9 +312,20 @@ export class ModelRuntime implements ModelApi {
     let prefillStates: Float32Array | null = null;
     let prefillMs = 0;
     let calls = 0;
+    // Constrained decoding: before each forward call, the token chosen last (the call's input) is fed to the grammar
+    // matcher and the next step's allowed tokens are fetched (XGrammar answers asynchronously; the logits processor
+    // that applies them is synchronous).
+    const matcher = options.grammar ? await (await this.grammarSession(info)).matcher(options.grammar) : null;
+    let allowed: Int32Array | null = matcher ? await matcher.getNextTokenBitmask() : null;
     const forward = m.forward;
     m.forward = async (inputs: unknown) => {
       const t = now();
+      if (matcher && calls > 0) {
+        const ids = (inputs as { input_ids: { data: BigInt64Array } }).input_ids.data;
+        const last = Number(ids[ids.length - 1]);
+        if (!matcher.acceptToken(last)) throw new Error(`constrained decoding: the grammar refused token ${last}`);
+        allowed = matcher.isTerminated() ? null : await matcher.getNextTokenBitmask();
+      }
       const out = await forward.call(m, inputs);
       const hs = out[TAP_OUTPUT];
       if (calls++ === 0) {
@@ -322,6 +349,12 @@ export class ModelRuntime implements ModelApi {
           row.fill(-Infinity);
           row[pick] = Number.isFinite(v) ? v : 0;
         }
+        return logits;
+      }
+    }
+    class GrammarMask extends tf.LogitsProcessor {
+      _call(_ids: unknown, logits: TF) {
+        if (allowed) applyBitmask(logits.data as Float32Array, allowed);
         return logits;
       }
     }
@@ -368,7 +401,8 @@ export class ModelRuntime implements ModelApi {
         no_repeat_ngram_size: 0,
         min_length: 0,
         min_new_tokens: null,
-        logits_processor: temperature > 0 ? [new SeededSampler()] : [],
+        // The mask first, so that sampling (or the greedy pick) only sees tokens the grammar allows.
+        logits_processor: [...(matcher ? [new GrammarMask()] : []), ...(temperature > 0 ? [new SeededSampler()] : [])],
         stopping_criteria: [new Stopper()],
       });
     } finally {

@@ -43,6 +43,8 @@ export interface LoadResult {
   contextLength?: number;
   /** The tokenizer's identity (src/runtime/tokenizer-id.ts): equal exactly when two models tokenise alike. */
   tokenizer: string;
+  /** config.json's vocab_size: the width of the logits (absent when the config does not say). */
+  vocabSize?: number;
   /** How the residual stream was located, e.g. ['optimum']; empty when loaded without taps. */
   tapStyles: string[];
   /** Warnings for the user, e.g. an unknown hub model whose layout was auto-detected. */
@@ -62,6 +64,11 @@ export interface GenerateOptions {
   stop?: string[];
   /** Seed for sampling; the same seed, backend and dtype give the same text. Default 0. */
   seed?: number | string;
+  /**
+   * Constrained decoding: an EBNF grammar (XGrammar's dialect, root rule `root`) that the reply must follow; at each
+   * step only tokens that keep it inside the grammar may be chosen, and the reply ends where the grammar does.
+   */
+  grammar?: string;
 }
 
 export interface Timing {

@@ -1,0 +1,59 @@
+/**
+ * Constrained decoding (XGrammar through the runtime's logits processors), on the embedded model in Node: every
+ * reply follows its grammar, greedy or sampled, and ends where the grammar ends. Without the grammar the same prompts
+ * give free text that does not.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeRuntime } from '../../src/runtime/node';
+import type { ModelRuntime } from '../../src/runtime/runtime';
+import { parseJsonObject } from '../../src/core/prompts/shared';
+
+const PROMPTS = [
+  'Do you agree that cities should have more bike lanes? Answer Yes or No.',
+  'Is the sky green? Answer Yes or No.',
+  'Rate the negotiation from 0 to 10.',
+  'Hello there, how are you?',
+];
+
+describe('constrained decoding on tiny-social (Node, cpu)', () => {
+  let rt: ModelRuntime;
+  beforeAll(async () => {
+    rt = createNodeRuntime();
+    await rt.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
+  });
+  afterAll(() => rt?.dispose());
+
+  it('a yes/no grammar gives "Yes." or "No." for every prompt, greedy and sampled', async () => {
+    const grammar = 'root ::= ("Yes" | "No") "."';
+    const free: string[] = [];
+    for (const content of PROMPTS) {
+      for (const temperature of [0, 0.9]) {
+        const r = await rt.generate({ messages: [{ role: 'user', content }], grammar, temperature, seed: 7, maxNewTokens: 16 });
+        expect(r.text, content).toMatch(/^(Yes|No)\.$/);
+        expect(r.finishReason).toBe('eos');
+      }
+      free.push((await rt.generate({ messages: [{ role: 'user', content }], maxNewTokens: 16 })).text);
+    }
+    // The toy model left to itself does not answer this way, so the grammar is what made the replies fit.
+    expect(free.filter((t) => /^(Yes|No)\.$/.test(t)).length).toBeLessThan(PROMPTS.length);
+  });
+
+  it('a JSON grammar gives an object that the lab’s JSON reader parses, with its number in range', async () => {
+    const grammar = String.raw`root ::= "{\"score\": " ([0-9] | "10") ", \"reason\": \"" [a-zA-Z ]{1,40} "\"}"`;
+    for (const content of PROMPTS) {
+      const r = await rt.generate({ messages: [{ role: 'user', content }], grammar, temperature: 0.7, seed: 3, maxNewTokens: 64 });
+      const parsed = parseJsonObject(r.text);
+      expect(parsed.ok, r.text).toBe(true);
+      if (parsed.ok) {
+        expect(parsed.value.score).toBeGreaterThanOrEqual(0);
+        expect(parsed.value.score).toBeLessThanOrEqual(10);
+        expect(typeof parsed.value.reason).toBe('string');
+      }
+    }
+  });
+
+  it('a grammar XGrammar cannot read is refused with its error, and the model still answers after it', async () => {
+    await expect(rt.generate({ prompt: 'Hi', grammar: 'root ::= (' })).rejects.toThrow();
+    expect((await rt.generate({ prompt: 'Hi', maxNewTokens: 4 })).tokens.length).toBeGreaterThan(0);
+  });
+});
