@@ -7,6 +7,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeRuntime } from '../../src/runtime/node';
 import type { ModelRuntime } from '../../src/runtime/runtime';
 import { parseJsonObject } from '../../src/core/prompts/shared';
+import { REPLY_FORMAT_NAMES, REPLY_FORMATS, type FormatParams } from '../../src/core/prompts/formats';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** The params a format's parser is given in the lab, for the formats that take any. */
+const PARAMS: FormatParams = { letter: 'b', wealth: 40 };
+const STRUCTURED = REPLY_FORMAT_NAMES.filter((n) => REPLY_FORMATS[n].grammar);
+
+/**
+ * Every structured format's grammar, on one model: each reply parses, greedy and sampled, on varied prompts. The
+ * token budget covers each grammar's longest reply even spelled one character per token (a random-weight stand-in
+ * may do that): a reply cut short by the budget is the one way a constrained reply can still fail to parse.
+ */
+async function everyFormatParses(rt: ModelRuntime): Promise<string[]> {
+  const refused: string[] = [];
+  for (const name of STRUCTURED) {
+    const f = REPLY_FORMATS[name];
+    const grammar = f.grammar!(PARAMS);
+    for (const [k, content] of PROMPTS.entries()) {
+      const temperature = k % 2 ? 0.9 : 0;
+      const r = await rt.generate({ messages: [{ role: 'user', content }], grammar, temperature, seed: k, maxNewTokens: 1000 });
+      const parsed = f.parse(r.text, PARAMS);
+      if (!parsed.ok) refused.push(`${name}: ${JSON.stringify(r.text)} (${parsed.reason})`);
+    }
+  }
+  return refused;
+}
 
 const PROMPTS = [
   'Do you agree that cities should have more bike lanes? Answer Yes or No.',
@@ -55,5 +83,41 @@ describe('constrained decoding on tiny-social (Node, cpu)', () => {
   it('a grammar XGrammar cannot read is refused with its error, and the model still answers after it', async () => {
     await expect(rt.generate({ prompt: 'Hi', grammar: 'root ::= (' })).rejects.toThrow();
     expect((await rt.generate({ prompt: 'Hi', maxNewTokens: 4 })).tokens.length).toBeGreaterThan(0);
+  });
+
+  it('every structured format has a grammar, and every reply under it parses with the format', async () => {
+    expect(STRUCTURED).toEqual([
+      'vote-subjective',
+      'vote-objective',
+      'stance-json',
+      'yes-no',
+      'word',
+      'guess',
+      'contribution',
+      'demand',
+      'number',
+      'judge-json',
+    ]);
+    expect(await everyFormatParses(rt)).toEqual([]);
+  });
+});
+
+describe('constrained decoding on the architecture stand-ins (Node, cpu)', () => {
+  const work = mkdtempSync(join(tmpdir(), 'sml-constrained-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it.each(['llama', 'qwen2', 'qwen3', 'gemma3'].map((a) => [a]))('%s: every reply under every structured format parses', async (arch) => {
+    // A stand-in is random weights (test/fixtures/make_arch_standins.py) with tiny-social's tokenizer.
+    cpSync(resolve(import.meta.dirname, '../fixtures/standins', arch), join(work, arch), { recursive: true });
+    for (const f of ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']) {
+      cpSync(resolve(import.meta.dirname, '../../models/tiny-social', f), join(work, arch, f));
+    }
+    const rt = createNodeRuntime();
+    try {
+      await rt.load(join(work, arch), { device: 'cpu', dtype: 'fp32' });
+      expect(await everyFormatParses(rt)).toEqual([]);
+    } finally {
+      await rt.dispose();
+    }
   });
 });

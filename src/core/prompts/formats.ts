@@ -20,6 +20,7 @@ import {
 } from './similarity';
 import { parseJudge, parseUtterance } from './synchrony';
 import type { ParseResult } from './shared';
+import { GRAMMARS } from './grammars';
 
 /** What some formats need besides the reply: the game's letter, the secret word, the player's money, names. */
 export interface FormatParams {
@@ -46,6 +47,8 @@ export interface ReplyFormat {
   /** The FormatParams the parser uses. */
   params: readonly (keyof FormatParams)[];
   parse(raw: unknown, params?: FormatParams): ParseResult<unknown>;
+  /** For constrained decoding: an EBNF grammar whose every reply the parser reads (src/core/prompts/grammars.ts). */
+  grammar?(params?: FormatParams): string;
 }
 
 const FORMATS = [
@@ -55,8 +58,16 @@ const FORMATS = [
     summary: 'Agree or Disagree with a statement → "Agree" | "Disagree"',
     params: [],
     parse: (r) => parseVote(r, 'subjective'),
+    grammar: GRAMMARS.voteSubjective,
   },
-  { name: 'vote-objective', lab: 'opinions', summary: 'the letter of a two-option question → "A" | "B"', params: [], parse: (r) => parseVote(r, 'objective') },
+  {
+    name: 'vote-objective',
+    lab: 'opinions',
+    summary: 'the letter of a two-option question → "A" | "B"',
+    params: [],
+    parse: (r) => parseVote(r, 'objective'),
+    grammar: GRAMMARS.voteObjective,
+  },
   {
     name: 'stance-message-subjective',
     lab: 'opinions',
@@ -77,6 +88,7 @@ const FORMATS = [
     summary: 'JSON {"stance": -2..2, "reasons": "…"} → {stance, reasons}',
     params: ['topic'],
     parse: (r, p) => parseStanceUpdate(r, p?.topic),
+    grammar: GRAMMARS.stanceJson,
   },
   {
     name: 'yes-no',
@@ -84,6 +96,7 @@ const FORMATS = [
     summary: 'yes or no (keep talking; does a text fit the stance) → true | false',
     params: [],
     parse: (r) => parseYesNo(r),
+    grammar: GRAMMARS.yesNo,
   },
   {
     name: 'persuade',
@@ -99,6 +112,7 @@ const FORMATS = [
     summary: 'one word starting with the letter → the word',
     params: ['letter'],
     parse: (r, p) => (p?.letter ? parseWord(r, p.letter) : parseSingleWord(r)),
+    grammar: (p) => GRAMMARS.word(p?.letter),
   },
   {
     name: 'hint',
@@ -113,6 +127,7 @@ const FORMATS = [
     summary: 'a one-word guess starting with the letter → the guess',
     params: ['letter'],
     parse: (r, p) => (p?.letter ? parseGuess(r, p.letter) : parseSingleWord(r)),
+    grammar: (p) => GRAMMARS.word(p?.letter),
   },
   {
     name: 'contribution',
@@ -120,9 +135,24 @@ const FORMATS = [
     summary: 'public goods: "Reason: …" and "Contribution: <0..wealth>" → {reason, amount}',
     params: ['wealth'],
     parse: (r, p) => parsePublicGoods(r, p?.wealth ?? PUBLIC_GOODS_DEFAULT_WEALTH),
+    grammar: (p) => GRAMMARS.contribution(p?.wealth ?? PUBLIC_GOODS_DEFAULT_WEALTH),
   },
-  { name: 'demand', lab: 'similarity', summary: 'split the dollar: a share of $1 in 0..1 → the share', params: [], parse: (r) => parseDemand(r) },
-  { name: 'number', lab: 'similarity', summary: 'number game: a number in 0..100 → the number', params: [], parse: (r) => parseBeautyNumber(r) },
+  {
+    name: 'demand',
+    lab: 'similarity',
+    summary: 'split the dollar: a share of $1 in 0..1 → the share',
+    params: [],
+    parse: (r) => parseDemand(r),
+    grammar: GRAMMARS.demand,
+  },
+  {
+    name: 'number',
+    lab: 'similarity',
+    summary: 'number game: a number in 0..100 → the number',
+    params: [],
+    parse: (r) => parseBeautyNumber(r),
+    grammar: GRAMMARS.number,
+  },
   { name: 'brainstorm', lab: 'similarity', summary: '1 to 8 ideas, one per line → the ideas', params: [], parse: (r) => parseBrainstorm(r) },
   {
     name: 'final-story',
@@ -159,6 +189,7 @@ const FORMATS = [
     summary: 'JSON with the 7 SOTOPIA dimensions, each {score, reason} → the scores',
     params: [],
     parse: (r) => parseJudge(r),
+    grammar: GRAMMARS.judgeJson,
   },
 ] as const satisfies readonly ReplyFormat[];
 
