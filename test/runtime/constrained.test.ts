@@ -9,6 +9,11 @@ import type { ModelRuntime } from '../../src/runtime/runtime';
 import { parseJsonObject } from '../../src/core/prompts/shared';
 import { REPLY_FORMAT_NAMES, REPLY_FORMATS, type FormatParams } from '../../src/core/prompts/formats';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { validateConfig } from '../../src/core/config';
+import { opinionsLab } from '../../src/labs/opinions/config';
+import { opinionsRunner } from '../../src/labs/opinions/runner';
+import { runHeadless } from '../../src/core/runs/headless';
+import { asRunnerModel, RunnerModelSet } from '../../src/runtime/runner-models';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -105,6 +110,39 @@ describe('constrained decoding on tiny-social (Node, cpu)', () => {
 describe('constrained decoding on the architecture stand-ins (Node, cpu)', () => {
   const work = mkdtempSync(join(tmpdir(), 'sml-constrained-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('an Opinions community of a model that does not speak the vote format: free votes are lost, constrained ones all count', async () => {
+    // The llama stand-in (random weights) stands in the community under the config's model id.
+    cpSync(resolve(import.meta.dirname, '../fixtures/standins/llama'), join(work, 'community'), { recursive: true });
+    for (const f of ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']) {
+      cpSync(resolve(import.meta.dirname, '../../models/tiny-social', f), join(work, 'community', f));
+    }
+    const rt = createNodeRuntime();
+    try {
+      const info = await rt.load(join(work, 'community'), { device: 'cpu', dtype: 'fp32' });
+      const models = new RunnerModelSet();
+      models.add(asRunnerModel('tiny-social', rt, info));
+      const rates: Record<string, { decoding: string; voteParseRate: number }> = {};
+      for (const decoding of ['free', 'constrained'] as const) {
+        const v = validateConfig(opinionsLab, {
+          mode: 'community',
+          seed: 3,
+          custom: { nodes: 4, edges: '0+1,1+2,2-3,3+0' },
+          community: { model: 'tiny-social', rounds: 1, votesPerRound: 2, questionId: 's05', decoding, messageAttempts: 1 },
+        });
+        if (!v.ok) throw new Error(JSON.stringify(v.errors));
+        const bundle = await runHeadless(opinionsLab, opinionsRunner, v.value, { models });
+        rates[decoding] = bundle.results.find((r) => r.name === 'community')!.value as { decoding: string; voteParseRate: number };
+      }
+      console.log(`stand-in community: vote parse rate free ${rates.free.voteParseRate}, constrained ${rates.constrained.voteParseRate}`);
+      expect(rates.free.decoding).toBe('free');
+      expect(rates.free.voteParseRate).toBeLessThan(0.5);
+      expect(rates.constrained.decoding).toBe('constrained');
+      expect(rates.constrained.voteParseRate).toBe(1);
+    } finally {
+      await rt.dispose();
+    }
+  });
 
   it.each(['llama', 'qwen2', 'qwen3', 'gemma3'].map((a) => [a]))('%s: every reply under every structured format parses', async (arch) => {
     // A stand-in is random weights (test/fixtures/make_arch_standins.py) with tiny-social's tokenizer.

@@ -16,6 +16,8 @@ export interface RunnerGenerateOptions {
   maxNewTokens?: number;
   stop?: string[];
   seed?: number | string;
+  /** Constrained decoding: an EBNF grammar the reply must follow (src/core/prompts/grammars.ts); hosts that cannot refuse it. */
+  grammar?: string;
 }
 
 export interface RunnerGenerateResult {

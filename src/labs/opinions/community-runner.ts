@@ -8,6 +8,7 @@
  * on the same model and backend.
  */
 import { askParsed } from '../../core/runs/ask';
+import { REPLY_FORMATS } from '../../core/prompts/formats';
 import { hashSeed, createRng } from '../../core/rng';
 import { scanUntrusted } from '../../core/config/untrusted';
 import { requireModels } from '../../core/runs/models';
@@ -157,12 +158,16 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
     calls++;
     ctx.progress(Math.min(0.99, calls / totalCalls), `${label} · ${note}`);
   };
-  const gen = async (messages: ReturnType<typeof buildInitialVotePrompt>, seed: string, maxNewTokens: number): Promise<string> => {
+  const gen = async (messages: ReturnType<typeof buildInitialVotePrompt>, seed: string, maxNewTokens: number, grammar?: string): Promise<string> => {
     throwIfAborted(ctx.signal);
-    const r = await model.generate({ messages, temperature: c.temperature, maxNewTokens, stop: ['\n'], seed });
+    const r = await model.generate({ messages, temperature: c.temperature, maxNewTokens, stop: ['\n'], seed, ...(grammar ? { grammar } : {}) });
     throwIfAborted(ctx.signal);
     return r.text;
   };
+
+  // Constrained votes: the format's grammar admits only its two answers, so every vote parses.
+  const voteGrammar =
+    c.decoding === 'constrained' ? REPLY_FORMATS[question.kind === 'subjective' ? 'vote-subjective' : 'vote-objective'].grammar?.() : undefined;
 
   // 1. Messages (t ≥ 1): each updating agent states its current answer and one reason.
   const delivered: (string | null)[] = new Array(n).fill(null);
@@ -236,7 +241,7 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
         : buildInitialVotePrompt(personas[i], question);
       const votes: (Vote | null)[] = [];
       for (let k = 0; k < c.votesPerRound; k++) {
-        const text = await gen(prompt, `${base}/a${i}/v${k}`, VOTE_MAX_TOKENS);
+        const text = await gen(prompt, `${base}/a${i}/v${k}`, VOTE_MAX_TOKENS, voteGrammar);
         const parsed = parseVote(text, question.kind);
         votes.push(parsed.ok ? parsed.value : null);
         row.rawVotes.push(text);
@@ -363,6 +368,7 @@ export function summarizeCommunity(config: OpinionsConfig, episodes: readonly Ep
       name: 'community',
       value: {
         rounds: rounds.length,
+        decoding: config.community.decoding,
         voteParseRate: counts.votes ? 1 - counts.voteFailures / counts.votes : null,
         messageParseRate: counts.messageAttempts ? 1 - counts.messageFailures / counts.messageAttempts : null,
         messageDeliveryRate: counts.messages ? 1 - counts.undelivered / counts.messages : null,

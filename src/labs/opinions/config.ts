@@ -105,6 +105,10 @@ export const opinionsLab = defineLab({
       update: z.enum(['sync', 'async']).default('sync').describe('sync: every agent each round; async: each with probability ε'),
       epsilon: probability(0.5).describe('Update probability ε (async)'),
       temperature: z.number().min(0).max(2).default(0.7),
+      decoding: z
+        .enum(['free', 'constrained'])
+        .default('free')
+        .describe('Votes: free text read by the parser (what the paper did), or constrained by a grammar to "Agree"/"Disagree" (or "A"/"B")'),
       messageTokens: z.number().int().min(8).max(96).default(40).describe('Longest message, in tokens'),
       messageAttempts: z.number().int().min(1).max(3).default(2).describe('Tries for a message with a stance and a reason'),
       assignment: z.enum(['random', 'manual']).default('random').describe('Personas: seeded random draw per graph, or the list below'),
