@@ -13,6 +13,7 @@ import { fakePolarizationAgent } from '../helpers/fake-polarization-agent';
 import type { PolarizationRecord } from '../../src/labs/polarization/records';
 import { polarizationRecord } from '../../src/labs/polarization/records';
 import { expectRecordsFit } from '../helpers/records-fit';
+import { REPLY_FORMATS } from '../../src/core/prompts/formats';
 
 function config(over: Record<string, unknown> = {}): PolarizationConfig {
   const r = validateConfig(polarizationLab, {
@@ -53,6 +54,35 @@ const rowsOf = (eps: Episode<PolarizationRecord>[]) => eps.flatMap((e) => e.reco
 const logsOf = (e: Episode<PolarizationRecord>) => e.records.filter((r) => r.kind === 'agent');
 
 describe('Polarization lab: LLM agents', () => {
+  it('constrained decoding: stance updates and yes/no answers carry their grammars, posts and persuasion do not', async () => {
+    const seen = (decoding: 'free' | 'constrained') => {
+      const agent = fakePolarizationAgent();
+      const calls: { kind: string; grammar?: string }[] = [];
+      const generate = agent.generate.bind(agent);
+      agent.generate = async (o) => {
+        const p = o.messages![0].content;
+        const kind = /Reply with JSON only/.test(p) ? 'stance' : /keep talking|fit your stance/.test(p) ? 'yes-no' : 'free';
+        calls.push({ kind, ...(o.grammar ? { grammar: o.grammar } : {}) });
+        return generate(o);
+      };
+      return { agent, calls, config: config({ epochs: 2, llm: { initialPostShare: 0.5, decoding, selfRegulated: true } }) };
+    };
+    const free = seen('free');
+    await runAll(free.config, free.agent);
+    expect(free.calls.length).toBeGreaterThan(10);
+    expect(free.calls.every((c) => c.grammar === undefined)).toBe(true);
+    const constrained = seen('constrained');
+    const eps = await runAll(constrained.config, constrained.agent);
+    const byKind = (k: string) => constrained.calls.filter((c) => c.kind === k);
+    expect(byKind('stance').length).toBeGreaterThan(0);
+    expect(byKind('stance').every((c) => c.grammar === REPLY_FORMATS['stance-json'].grammar!())).toBe(true);
+    expect(byKind('yes-no').length).toBeGreaterThan(0);
+    expect(byKind('yes-no').every((c) => c.grammar === 'root ::= "Yes" | "No"')).toBe(true);
+    expect(byKind('free').every((c) => c.grammar === undefined)).toBe(true);
+    const [result] = await polarizationRunner.summarize(constrained.config, eps);
+    expect((result.value as { decoding?: string }).decoding).toBe('constrained');
+  });
+
   it('plans one episode per epoch on the named model, interventions included', () => {
     const plan = polarizationRunner.plan(config({ intervention: { kind: 'noConfirmationBias', fromEpoch: 2 } }));
     expect(plan).toMatchObject({ episodes: 4, models: ['fake-agent'] });

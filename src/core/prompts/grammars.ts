@@ -27,7 +27,7 @@ export const GRAMMARS = {
   voteSubjective: () => 'root ::= "Agree" | "Disagree"',
   voteObjective: () => 'root ::= "A" | "B"',
   yesNo: () => 'root ::= "Yes" | "No"',
-  stanceJson: () => `root ::= ${lit('{"stance": ')} ${intRange(-2, 2)} ${lit(', "reasons": "')} ${jsonText(200)} ${lit('"}')}`,
+  stanceJson: () => `root ::= ${lit('{"stance": ')} ${intRange(-2, 2)} ${lit(', "reasons": "')} ${jsonText(120)} ${lit('"}')}`,
   /** One word that starts with `letter` (any letter when absent). */
   word: (letter?: string) => {
     const first = letter && /^[a-z]$/i.test(letter) ? `[${letter.toUpperCase()}${letter.toLowerCase()}]` : '[A-Za-z]';

@@ -27,6 +27,8 @@ export interface AskOptions<T> {
   stop?: string[];
   signal?: AbortSignal;
   counter?: AskCounter;
+  /** Constrained decoding: the format's grammar (src/core/prompts/grammars.ts), which every try follows. */
+  grammar?: string;
 }
 
 export type AskResult<T> = { ok: true; value: T; raw: string[]; attempts: number } | { ok: false; reason: string; raw: string[]; attempts: number };
@@ -46,6 +48,7 @@ export async function askParsed<T>(model: Pick<RunnerModel, 'generate'>, o: AskO
         seed: o.seed(attempt),
         ...(o.topP !== undefined ? { topP: o.topP } : {}),
         ...(o.stop ? { stop: o.stop } : {}),
+        ...(o.grammar ? { grammar: o.grammar } : {}),
       });
     } catch (e) {
       // A prompt longer than the model's context fails every try alike: a failed reply, not a failed run.

@@ -32,6 +32,10 @@ export const polarizationLab = defineLab({
     llm: group({
       initialPostShare: probability(0.1).describe('Share of agents that write an initial post to their out-neighbours'),
       temperature: z.number().min(0).max(2).default(0.7),
+      decoding: z
+        .enum(['free', 'constrained'])
+        .default('free')
+        .describe('Stance updates and yes/no answers: free text read by the parser (what the paper did), or constrained by a grammar'),
       openness: shortText(DEFAULT_OPENNESS, 300).describe("The agents' default openness, stated in the keep-or-drop prompt"),
       eliteShare: probability(0.05).describe('Neutral elite signal: share of agents made neutral key opinion leaders'),
       confirmationBiasShare: probability(0).describe('Mechanism experiments: share of agents with a confirmation-bias trait'),

@@ -1,4 +1,5 @@
 import { askParsed } from '../../core/runs/ask';
+import { REPLY_FORMATS } from '../../core/prompts/formats';
 import { createRng, hashSeed, type Rng } from '../../core/rng';
 import type { RunnerModel } from '../../core/runs/models';
 import { requireModels } from '../../core/runs/models';
@@ -32,6 +33,17 @@ const CHANGE_RETRIES = 2;
 // rewire: room for a short reason before the yes or no ("Me +2, you -1: opposite sides. No." is 15 tokens for the
 // Polarization organism); check: a bare yes or no.
 const MAX_TOKENS = { update: 60, rewire: 24, check: 6, persuade: 120, post: 120 };
+/** Tokens for a constrained stance update: its grammar's longest reply (about 160 characters) at one a token. */
+const CONSTRAINED_BUDGET = 192;
+
+/**
+ * The grammars of the agents' structured replies when the config asks for constrained decoding (`llm.decoding`): the
+ * stance update and every yes/no (keep a link, the consistency check). Posts and persuasion stay free text.
+ */
+function grammarsFor(config: PolarizationConfig): { stance?: string; yesNo?: string } {
+  if (config.llm.decoding !== 'constrained') return {};
+  return { stance: REPLY_FORMATS['stance-json'].grammar!(), yesNo: REPLY_FORMATS['yes-no'].grammar!() };
+}
 
 export type { AgentLog, AgentState, EpochRow, PendingMessage } from './records';
 
@@ -57,8 +69,9 @@ async function fits(
   t: number,
   seedKey: string,
   count: Counter,
+  grammar?: string,
 ): Promise<boolean> {
-  return (await ask(model, buildConsistencyCheckPrompt(topic, self, text), parseYesNo, MAX_TOKENS.check, t, seedKey, count)) !== false;
+  return (await ask(model, buildConsistencyCheckPrompt(topic, self, text), parseYesNo, MAX_TOKENS.check, t, seedKey, count, grammar)) !== false;
 }
 
 async function ask<T>(
@@ -69,15 +82,18 @@ async function ask<T>(
   temperature: number,
   seedKey: string,
   count: Counter,
+  grammar?: string,
 ): Promise<T | null> {
   const r = await askParsed(model, {
     messages,
     parse,
     attempts: ATTEMPTS,
-    maxNewTokens,
+    // A constrained reply ends where its grammar does; the budget must cover its longest form, one character a token.
+    maxNewTokens: grammar ? Math.max(maxNewTokens, CONSTRAINED_BUDGET) : maxNewTokens,
     temperature,
     seed: (attempt) => hashSeed(`${seedKey}/${attempt}`),
     counter: count,
+    ...(grammar ? { grammar } : {}),
   });
   return r.ok ? r.value : null;
 }
@@ -109,7 +125,11 @@ async function initialState(config: PolarizationConfig, topic: LabTopic, model: 
         `${config.seed}/post/${i}/${k}`,
         count,
       );
-      if (!post || !config.llm.selfRegulated || (await fits(model, topic, self, post, config.llm.temperature, `${config.seed}/post/${i}/${k}/check`, count)))
+      if (
+        !post ||
+        !config.llm.selfRegulated ||
+        (await fits(model, topic, self, post, config.llm.temperature, `${config.seed}/post/${i}/${k}/check`, count, grammarsFor(config).yesNo))
+      )
         break;
       post = null; // the agent disowned it: a post that never passes its check is not sent
     }
@@ -180,6 +200,7 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
   const interactions: Array<[number, number]> = pending.map((m) => [m.to, m.from]);
   const next: PendingMessage[] = [];
   const t = config.llm.temperature;
+  const grammars = grammarsFor(config);
   // Everyone reads the others as they were at the start of the epoch, so the order of the updates does not matter.
   const before = x.slice();
   const reasonsBefore = reasons.slice();
@@ -215,11 +236,21 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
       });
       const retries = config.llm.selfRegulated ? CHANGE_RETRIES : 0;
       for (let k = 0; k <= retries; k++) {
-        const update = await ask(model, prompt, (s) => parseStanceUpdate(s, topic), MAX_TOKENS.update, t, `${key}/update${k ? `/${k}` : ''}`, count);
+        const update = await ask(
+          model,
+          prompt,
+          (s) => parseStanceUpdate(s, topic),
+          MAX_TOKENS.update,
+          t,
+          `${key}/update${k ? `/${k}` : ''}`,
+          count,
+          grammars.stance,
+        );
         if (!update) break;
         const changed = update.stance !== x[i];
         // self-regulated: a change of stance must pass the agent's own check, or the update is asked again
-        const ok = !config.llm.selfRegulated || !changed || (await fits(model, topic, update, update.reasons, t, `${key}/update/${k}/check`, count));
+        const ok =
+          !config.llm.selfRegulated || !changed || (await fits(model, topic, update, update.reasons, t, `${key}/update/${k}/check`, count, grammars.yesNo));
         if (config.llm.selfRegulated && changed && k === 0) {
           count.checked++;
           if (!ok) count.inconsistent++;
@@ -256,6 +287,7 @@ export async function runLlmEpoch(config: PolarizationConfig, ctx: EpisodeContex
           t,
           `${key}/rewire/${j}`,
           count,
+          grammars.yesNo,
         );
       if (keep !== false) {
         log.kept.push(j);

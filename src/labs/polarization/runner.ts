@@ -108,12 +108,13 @@ export const polarizationRunner: LabRunner<PolarizationConfig, PolarizationRecor
       ],
     };
   },
-  summarize(_config, episodes) {
+  summarize(config, episodes) {
     const rows = epochRows(episodes);
     const first = rows[0];
     const last = rows[rows.length - 1];
     if (!first || !last) return [];
     const base = { P0: first.P, PT: last.P, H0: first.H, HT: last.H, finalDistribution: last.distribution, epochs: rows.length - 1, series: rows };
-    return [{ name: 'polarization', value: { ...base, ...llmSummary(episodes) } }];
+    const decoding = config.agentKind === 'llm' ? { decoding: config.llm.decoding } : {};
+    return [{ name: 'polarization', value: { ...base, ...llmSummary(episodes), ...decoding } }];
   },
 };

@@ -15,6 +15,8 @@ export interface PolarizationResult {
   calls?: number;
   failures?: number;
   messages?: number;
+  /** LLM agents: whether their stance updates and yes/no answers were free text or constrained by a grammar. */
+  decoding?: 'free' | 'constrained';
 }
 
 export function seriesCsv(series: readonly EpochRow[]): string {
