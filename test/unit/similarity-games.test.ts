@@ -15,6 +15,7 @@ import { fakeProbeModel } from '../helpers/fake-probe-model';
 import type { SimilarityRecord } from '../../src/labs/similarity/records';
 import { similarityRecord } from '../../src/labs/similarity/records';
 import { expectRecordsFit } from '../helpers/records-fit';
+import { REPLY_FORMATS } from '../../src/core/prompts/formats';
 
 function config(over: Record<string, unknown> = {}): SimilarityConfig {
   const r = validateConfig(similarityLab, { seed: 9, ...over });
@@ -26,6 +27,41 @@ const play = (game: GameName, a: RunnerModel, b: RunnerModel, rounds: number) =>
   playGame({ game, a, b, repeat: 0, rounds, temperature: 0.7, seedKey: 'test', signal: new AbortController().signal, progress: () => {} });
 
 describe('Similarity games: rules and arithmetic', () => {
+  it('constrained decoding: every structured move carries its format grammar; the hint and free moves carry none', async () => {
+    const grammars = (model: RunnerModel) => {
+      const seen: { prompt: string; grammar?: string }[] = [];
+      const generate = model.generate.bind(model);
+      model.generate = async (o) => {
+        seen.push({ prompt: o.messages![o.messages!.length - 1].content, ...(o.grammar ? { grammar: o.grammar } : {}) });
+        return generate(o);
+      };
+      return seen;
+    };
+    const base = { repeat: 0, temperature: 0.7, seedKey: 'test', signal: new AbortController().signal, progress: () => {} };
+    for (const [game, constrained] of [
+      ['wordGuessing', true],
+      ['publicGoods', true],
+      ['splitDollar', true],
+      ['beautyContest', true],
+      ['beautyContest', false],
+    ] as const) {
+      const a = fakeGameModel({ id: 'x', world: 'shared' });
+      const seen = grammars(a);
+      await playGame({ ...base, game, a, b: a, rounds: 2, constrained });
+      const withGrammar = seen.filter((c) => c.grammar);
+      if (!constrained) expect(withGrammar).toEqual([]);
+      else if (game === 'wordGuessing') {
+        // word and guess are constrained (to the round's letter); the hint is not
+        expect(withGrammar.map((c) => c.grammar)).toContain(REPLY_FORMATS.word.grammar!({ letter: 'A' }));
+        expect(seen.some((c) => !c.grammar && /hint/i.test(c.prompt))).toBe(true);
+      } else {
+        const format = { publicGoods: 'contribution', splitDollar: 'demand', beautyContest: 'number' } as const;
+        expect(withGrammar.length).toBe(seen.length);
+        if (game !== 'publicGoods') expect(new Set(withGrammar.map((c) => c.grammar))).toEqual(new Set([REPLY_FORMATS[format[game]].grammar!()]));
+      }
+    }
+  });
+
   it('word guessing: a guesser of the same world decodes every hint, another world none', async () => {
     const thinker = fakeGameModel({ id: 'x', world: 'shared' });
     const same = await play('wordGuessing', thinker, fakeGameModel({ id: 'y', world: 'shared' }), 5);

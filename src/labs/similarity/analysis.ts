@@ -27,6 +27,8 @@ export interface SimilarityAnalysis {
   /** Uniqueness and mutual information of the joint texts, per pair, with the regressions; null without novelty tasks. */
   novelty: NoveltySummary | null;
   warnings: string[];
+  /** How the game moves were generated: free text read by the parsers, or constrained by their grammars. */
+  decoding?: 'free' | 'constrained';
 }
 
 /**
@@ -94,6 +96,7 @@ export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: read
   if (m > 0 && m < 20) warnings.push(`Only ${m} probes: CKA from so few samples is noisy and biased upward (debiased HSIC helps); the method used 1000.`);
   return {
     m,
+    decoding: config.decoding,
     probeSet: records[0]?.probeSet ?? config.probes.set,
     permutations: config.cka.permutations,
     models: records.map(({ model, backend, dtype, numLayers, hiddenSize, seconds, tokenizer }) => ({

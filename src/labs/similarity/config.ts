@@ -45,6 +45,10 @@ export const similarityLab = defineLab({
     wordRounds: z.number().int().min(1).max(26).default(26).describe('Letters of word guessing (A, B, … in order)'),
     repeats: z.number().int().min(1).max(10).default(1).describe('Games per ordered pair'),
     temperature: z.number().min(0).max(2).default(0.7),
+    decoding: z
+      .enum(['free', 'constrained'])
+      .default('free')
+      .describe("Game moves: free text read by the parser (the method), or constrained by each format's grammar (the hint stays free)"),
     judge: group({
       enabled: z.boolean().default(false).describe("When no try of a game move parses, a judge model reads the value (the method's fallback)"),
       model: modelIdField(),

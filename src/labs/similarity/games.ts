@@ -1,3 +1,4 @@
+import { REPLY_FORMATS, type FormatParams, type ReplyFormatName } from '../../core/prompts/formats';
 import { askParsed } from '../../core/runs/ask';
 import { hashSeed } from '../../core/rng';
 import type { RunnerModel } from '../../core/runs/models';
@@ -36,6 +37,8 @@ export const PUBLIC_GOODS_START = 100;
 /** Tries per move before it counts as a forfeit; each try draws with its own seed. */
 export const MOVE_ATTEMPTS = 3;
 const MAX_TOKENS: Record<string, number> = { word: 8, hint: 8, guess: 8, publicGoods: 48, splitDollar: 12, beautyContest: 12 };
+/** Tokens for a constrained move: the longest grammar (the contribution's reason and amount) at one character a token. */
+const CONSTRAINED_BUDGET = 160;
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 export interface GamePlay {
@@ -47,6 +50,8 @@ export interface GamePlay {
   temperature: number;
   /** Reads a value from a reply that no parser accepted, when the config names a judge. */
   judge?: RunnerModel;
+  /** Constrained decoding: each structured move is generated under its format's grammar, so that it always parses. */
+  constrained?: boolean;
   /** Seeds every call: the run seed and the episode index. */
   seedKey: string;
   /** Aborted to stop the game; checked before every model call. */
@@ -60,6 +65,12 @@ interface Extract<T> {
   parse: (raw: string) => ParseResult<T>;
 }
 
+/** The move's format and its params, for its grammar when the game is constrained (the hint has none). */
+interface MoveFormat {
+  format: ReplyFormatName;
+  params?: FormatParams;
+}
+
 async function move<T extends string | number>(
   model: RunnerModel,
   messages: ChatMessage[],
@@ -68,12 +79,16 @@ async function move<T extends string | number>(
   play: GamePlay,
   key: string,
   extract: Extract<T>,
+  shape?: MoveFormat,
 ): Promise<Move> {
+  const grammar = play.constrained && shape ? REPLY_FORMATS[shape.format].grammar?.(shape.params) : undefined;
   const asked = await askParsed(model, {
     messages,
     parse,
     attempts: MOVE_ATTEMPTS,
-    maxNewTokens,
+    // A constrained move ends where its grammar does; the budget covers its longest form at one character a token.
+    maxNewTokens: grammar ? Math.max(maxNewTokens, CONSTRAINED_BUDGET) : maxNewTokens,
+    ...(grammar ? { grammar } : {}),
     temperature: play.temperature,
     seed: (attempt) => hashSeed(`${play.seedKey}/${key}/${attempt}`),
     signal: play.signal,
@@ -123,10 +138,16 @@ async function wordGuessing(play: GamePlay): Promise<RoundRecord[]> {
     const letter = LETTERS[r % 26];
     play.progress(r / play.rounds, `${GAME_TITLES[play.game]}: letter ${letter}`);
     const wordOf = (t: string) => parseWord(t, letter);
-    const word = await move(play.a, buildWordPrompt(letter), wordOf, MAX_TOKENS.word, play, `${r}/word`, {
-      what: `word starting with ${letter}`,
-      parse: wordOf,
-    });
+    const word = await move(
+      play.a,
+      buildWordPrompt(letter),
+      wordOf,
+      MAX_TOKENS.word,
+      play,
+      `${r}/word`,
+      { what: `word starting with ${letter}`, parse: wordOf },
+      { format: 'word', params: { letter } },
+    );
     const moves = [word];
     let match = false;
     if (!word.forfeit) {
@@ -139,10 +160,16 @@ async function wordGuessing(play: GamePlay): Promise<RoundRecord[]> {
       if (!hint.forfeit) {
         // the guesser starts from a fresh history every round
         const guessOf = (t: string) => parseGuess(t, letter);
-        const guess = await move(play.b, buildGuessPrompt(letter, String(hint.value)), guessOf, MAX_TOKENS.guess, play, `${r}/guess`, {
-          what: `guessed word starting with ${letter}`,
-          parse: guessOf,
-        });
+        const guess = await move(
+          play.b,
+          buildGuessPrompt(letter, String(hint.value)),
+          guessOf,
+          MAX_TOKENS.guess,
+          play,
+          `${r}/guess`,
+          { what: `guessed word starting with ${letter}`, parse: guessOf },
+          { format: 'guess', params: { letter } },
+        );
         moves.push(guess);
         match = !guess.forfeit && wordsMatch(String(guess.value), String(word.value));
       }
@@ -175,21 +202,34 @@ async function simultaneous(play: GamePlay): Promise<RoundRecord[]> {
             play,
             `${r}/${side}`,
             { what: `contribution in dollars (0 to ${w})`, parse: numberIn(0, w) },
+            { format: 'contribution', params: { wealth: w } },
           ),
         );
       } else if (play.game === 'splitDollar') {
         moves.push(
-          await move(players[side], buildSplitDollarPrompt(state), parseDemand, MAX_TOKENS.splitDollar, play, `${r}/${side}`, {
-            what: 'share of the dollar (a number from 0 to 1)',
-            parse: parseDemand,
-          }),
+          await move(
+            players[side],
+            buildSplitDollarPrompt(state),
+            parseDemand,
+            MAX_TOKENS.splitDollar,
+            play,
+            `${r}/${side}`,
+            { what: 'share of the dollar (a number from 0 to 1)', parse: parseDemand },
+            { format: 'demand' },
+          ),
         );
       } else {
         moves.push(
-          await move(players[side], buildBeautyContestPrompt(state), parseBeautyNumber, MAX_TOKENS.beautyContest, play, `${r}/${side}`, {
-            what: 'number (0 to 100)',
-            parse: parseBeautyNumber,
-          }),
+          await move(
+            players[side],
+            buildBeautyContestPrompt(state),
+            parseBeautyNumber,
+            MAX_TOKENS.beautyContest,
+            play,
+            `${r}/${side}`,
+            { what: 'number (0 to 100)', parse: parseBeautyNumber },
+            { format: 'number' },
+          ),
         );
       }
     }

@@ -103,6 +103,7 @@ export const similarityRunner: LabRunner<SimilarityConfig, SimilarityRecord> = {
         rounds: item.game === 'wordGuessing' ? config.wordRounds : config.rounds,
         temperature: config.temperature,
         judge: config.judge.enabled ? models.get(config.judge.model) : undefined,
+        constrained: config.decoding === 'constrained',
         seedKey: `${config.seed}/game/${ctx.index}`,
         signal: ctx.signal,
         progress: ctx.progress,
