@@ -1,3 +1,4 @@
+import { REPLY_FORMATS } from '../../src/core/prompts/formats';
 import { describe, expect, it } from 'vitest';
 import { synchronyLab } from '../../src/labs/synchrony/config';
 import { validateConfig } from '../../src/core/config/validate';
@@ -176,6 +177,26 @@ describe('synchrony episodes', () => {
       ['B', true, 1],
     ]);
     expect(judgeModel.calls[1].options.temperature).toBe(0.7);
+  });
+
+  it('a constrained judge asks under the judge-json grammar with room for its longest reply; a free one does not', async () => {
+    for (const decoding of ['free', 'constrained'] as const) {
+      const judgeModel = fakeSyncModel({ id: 'judge-m' });
+      const c = config({
+        scenarios: ['s0'],
+        pairingsPerScenario: 1,
+        bothOrders: false,
+        maxUtterancesPerAgent: 1,
+        judge: { enabled: true, model: 'judge-m', decoding },
+      });
+      await runAll(c, modelsOf(fakeSyncModel(), judgeModel));
+      const judgeCalls = judgeModel.calls.filter((x) => x.prompt.startsWith('Rate how'));
+      expect(judgeCalls.length).toBeGreaterThan(0);
+      for (const call of judgeCalls) {
+        expect(call.options.grammar).toBe(decoding === 'constrained' ? REPLY_FORMATS['judge-json'].grammar!() : undefined);
+        expect(call.options.maxNewTokens).toBe(decoding === 'constrained' ? 800 : 400);
+      }
+    }
   });
 
   it('writes records that fit the lab record schema: meta, turns (parsed or not) and judge rows', async () => {

@@ -294,6 +294,7 @@ export function* analyzeSynchronySteps(
     conditions,
     performance,
     parse: { turns: turns.length, failed: turns.filter((t) => !t.parsed).length },
+    ...(config.judge.enabled ? { judgeDecoding: config.judge.decoding } : {}),
   };
 }
 

@@ -55,6 +55,13 @@ export const synchronyLab = defineLab({
       lags: z.array(z.number().int().min(1).max(15)).min(1).max(8).default([1, 3, 5]),
     }),
     controls: group({ passiveReader: z.boolean().default(false), byRelationship: z.boolean().default(true) }),
-    judge: group({ enabled: z.boolean().default(false), model: modelIdField('organism-dialogue') }),
+    judge: group({
+      enabled: z.boolean().default(false),
+      model: modelIdField('organism-dialogue'),
+      decoding: z
+        .enum(['free', 'constrained'])
+        .default('free')
+        .describe("The judge's JSON: free text read by the parser, or constrained by the judge-json grammar (every reply parses)"),
+    }),
   }),
 });

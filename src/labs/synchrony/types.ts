@@ -58,4 +58,6 @@ export interface SynchronyAnalysis {
   /** Judge performance per model pair, when judged. */
   performance: Array<{ pair: string; modelA: string; modelB: string; overall: number; episodes: number; syncR2: number | null }>;
   parse: { turns: number; failed: number };
+  /** With the judge on: whether its JSON was free text read by the parser, or constrained by the judge-json grammar. */
+  judgeDecoding?: 'free' | 'constrained';
 }
