@@ -31,6 +31,17 @@ async function loadXGrammar(): Promise<XGrammar> {
   })());
 }
 
+/** Whether a whole text is a reply that `ebnf` allows (XGrammar's own check, character by character): for testing grammars. */
+export async function grammarAccepts(ebnf: string, text: string): Promise<boolean> {
+  const xgr = await loadXGrammar();
+  const grammar = await xgr.Grammar.fromEBNF(ebnf);
+  try {
+    return await xgr.Testings.isGrammarAcceptString(grammar, text);
+  } finally {
+    grammar.dispose();
+  }
+}
+
 /** How the tokenizer writes bytes in its vocabulary: GPT-2's byte-level (Ġ for a space) or SentencePiece's ▁ with <0x..> byte fallback. */
 export function vocabType(tokens: readonly string[]): 'byte_level' | 'byte_fallback' {
   return tokens.includes('<0x0A>') && tokens.some((t) => t.startsWith('▁')) ? 'byte_fallback' : 'byte_level';

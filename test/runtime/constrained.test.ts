@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeRuntime } from '../../src/runtime/node';
+import { grammarAccepts } from '../../src/runtime/grammar';
+import { GRAMMARS } from '../../src/core/prompts/grammars';
 import type { ModelRuntime } from '../../src/runtime/runtime';
 import { parseJsonObject } from '../../src/core/prompts/shared';
 import { REPLY_FORMAT_NAMES, REPLY_FORMATS, type FormatParams } from '../../src/core/prompts/formats';
@@ -18,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** The params a format's parser is given in the lab, for the formats that take any. */
-const PARAMS: FormatParams = { letter: 'b', wealth: 40 };
+const PARAMS: FormatParams = { letter: 'b', wealth: 40, word: 'bread' };
 const STRUCTURED = REPLY_FORMAT_NAMES.filter((n) => REPLY_FORMATS[n].grammar);
 
 /**
@@ -97,6 +99,7 @@ describe('constrained decoding on tiny-social (Node, cpu)', () => {
       'stance-json',
       'yes-no',
       'word',
+      'hint',
       'guess',
       'contribution',
       'demand',
@@ -104,6 +107,30 @@ describe('constrained decoding on tiny-social (Node, cpu)', () => {
       'judge-json',
     ]);
     expect(await everyFormatParses(rt)).toEqual([]);
+  });
+});
+
+describe('the grammars say what their parsers read (XGrammar checks whole texts)', () => {
+  it('hint: any lowercase word but the secret one and its plurals', async () => {
+    const hint = GRAMMARS.hint('Boxes');
+    for (const refused of ['boxes', 'boxeses', 'boxess', 'box', 'boxe', 'b', 'Toast', 'two words', 'x'.repeat(16)]) {
+      expect(await grammarAccepts(hint, refused), refused).toBe(false);
+    }
+    for (const allowed of ['bo', 'boxer', 'boxesx', 'toast', 'crate', 'boxy', 'x'.repeat(15)]) {
+      expect(await grammarAccepts(hint, allowed), allowed).toBe(true);
+    }
+  });
+  it('word: one word that starts with the letter; number: 0 to 100; judge-json: every dimension, scores in range', async () => {
+    expect(await grammarAccepts(GRAMMARS.word('b'), 'Bread')).toBe(true);
+    expect(await grammarAccepts(GRAMMARS.word('b'), 'toast')).toBe(false);
+    expect(await grammarAccepts(GRAMMARS.number(), '100')).toBe(true);
+    expect(await grammarAccepts(GRAMMARS.number(), '101')).toBe(false);
+    const judge = (score: number) =>
+      `{${['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal']
+        .map((d) => `"${d}": {"score": ${d === 'secret' ? score : 0}, "reason": "ok"}`)
+        .join(', ')}}`;
+    expect(await grammarAccepts(GRAMMARS.judgeJson(), judge(-3))).toBe(true);
+    expect(await grammarAccepts(GRAMMARS.judgeJson(), judge(3))).toBe(false); // secret is −10..0
   });
 });
 

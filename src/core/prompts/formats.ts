@@ -120,6 +120,7 @@ const FORMATS = [
     summary: 'a one-word hint other than the secret word → the hint',
     params: ['word'],
     parse: (r, p) => (p?.word ? parseHint(r, p.word) : parseSingleWord(r)),
+    grammar: (p) => GRAMMARS.hint(p?.word),
   },
   {
     name: 'guess',

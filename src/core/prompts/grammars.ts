@@ -2,8 +2,7 @@
  * Grammars for the structured reply formats (EBNF in XGrammar's dialect, root rule `root`), for constrained decoding:
  * a reply generated under one of these is one that the format's parser reads (test/runtime/constrained.test.ts checks
  * every one on the embedded model and the architecture stand-ins). Free-text formats (a post, a story, a line of
- * dialogue) have none: their shape is prose. The `hint` format has none either: "any word but the secret one" is
- * not something a grammar says simply.
+ * dialogue) have none: their shape is prose.
  */
 import { JUDGE_DIMENSIONS, JUDGE_RANGES } from './synchrony';
 
@@ -23,6 +22,49 @@ function intRange(lo: number, hi: number): string {
  */
 const jsonText = (max: number) => `[^"\\\\\\n\\r\\t ] [^"\\\\\\n]{0,${max - 1}}`;
 
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const HINT_LENGTH = { min: 2, max: 15 } as const;
+
+/**
+ * One lowercase word of 2 to 15 letters that is none of `forbidden`: a trie of the forbidden words, where each node
+ * may end the word (unless it is a forbidden word) or go on with a letter; a letter that leaves the trie leads to any
+ * letters up to the length limit. Words with other characters cannot be generated, so they need no exclusion.
+ */
+function wordExcept(forbidden: readonly string[]): string {
+  const words = [...new Set(forbidden.filter((w) => /^[a-z]+$/.test(w) && w.length <= HINT_LENGTH.max))];
+  const rules: string[] = [];
+  const tail = (depth: number) => {
+    const min = Math.max(0, HINT_LENGTH.min - depth);
+    const max = HINT_LENGTH.max - depth;
+    return max <= 0 ? '""' : `[a-z]{${min},${max}}`;
+  };
+  const node = (prefix: string): string => {
+    const name = prefix ? `p_${prefix}` : 'start';
+    const depth = prefix.length;
+    const alts: string[] = [];
+    if (depth >= HINT_LENGTH.min && !words.includes(prefix)) alts.push('""');
+    if (depth < HINT_LENGTH.max) {
+      const next = [...new Set(words.filter((w) => w.length > depth && w.startsWith(prefix)).map((w) => w[depth]))];
+      for (const c of next) alts.push(`"${c}" ${node(prefix + c)}`);
+      const others = [...LETTERS].filter((c) => !next.includes(c)).join('');
+      if (others) alts.push(`[${others}] ${tail(depth + 1)}`);
+    }
+    rules.push(`${name} ::= ${alts.join(' | ')}`);
+    return name;
+  };
+  const root = node('');
+  return [`root ::= ${root}`, ...rules].join('\n');
+}
+
+/** What the hint parser refuses for a secret word: the word, its plurals, and the word it is a plural of. */
+function hintForbidden(word: string): string[] {
+  const s = word.toLowerCase();
+  const out = [s, `${s}s`, `${s}es`];
+  if (s.endsWith('s')) out.push(s.slice(0, -1));
+  if (s.endsWith('es')) out.push(s.slice(0, -2));
+  return out;
+}
+
 export const GRAMMARS = {
   voteSubjective: () => 'root ::= "Agree" | "Disagree"',
   voteObjective: () => 'root ::= "A" | "B"',
@@ -33,6 +75,8 @@ export const GRAMMARS = {
     const first = letter && /^[a-z]$/i.test(letter) ? `[${letter.toUpperCase()}${letter.toLowerCase()}]` : '[A-Za-z]';
     return `root ::= ${first} [a-z]{2,14}`;
   },
+  /** A one-word hint that the hint parser accepts for the secret `word`: any lowercase word but it and its plurals. */
+  hint: (word?: string) => wordExcept(word ? hintForbidden(word) : []),
   contribution: (wealth: number) => `root ::= "Reason: " [A-Za-z] [A-Za-z ,.]{0,119} "\\nContribution: " ${intRange(0, Math.max(0, Math.floor(wealth)))}`,
   demand: () => 'root ::= "0." [0-9] [0-9]? | "1"',
   number: () => `root ::= ${intRange(0, 100)}`,

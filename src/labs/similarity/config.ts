@@ -48,7 +48,7 @@ export const similarityLab = defineLab({
     decoding: z
       .enum(['free', 'constrained'])
       .default('free')
-      .describe("Game moves: free text read by the parser (the method), or constrained by each format's grammar (the hint stays free)"),
+      .describe("Game moves: free text read by the parser (the method), or constrained by each format's grammar"),
     judge: group({
       enabled: z.boolean().default(false).describe("When no try of a game move parses, a judge model reads the value (the method's fallback)"),
       model: modelIdField(),

@@ -65,7 +65,7 @@ interface Extract<T> {
   parse: (raw: string) => ParseResult<T>;
 }
 
-/** The move's format and its params, for its grammar when the game is constrained (the hint has none). */
+/** The move's format and its params, for its grammar when the game is constrained. */
 interface MoveFormat {
   format: ReplyFormatName;
   params?: FormatParams;
@@ -152,10 +152,16 @@ async function wordGuessing(play: GamePlay): Promise<RoundRecord[]> {
     let match = false;
     if (!word.forfeit) {
       const hintOf = (t: string) => parseHint(t, String(word.value));
-      const hint = await move(play.a, buildHintPrompt(String(word.value)), hintOf, MAX_TOKENS.hint, play, `${r}/hint`, {
-        what: 'one-word hint',
-        parse: hintOf,
-      });
+      const hint = await move(
+        play.a,
+        buildHintPrompt(String(word.value)),
+        hintOf,
+        MAX_TOKENS.hint,
+        play,
+        `${r}/hint`,
+        { what: 'one-word hint', parse: hintOf },
+        { format: 'hint', params: { word: String(word.value) } },
+      );
       moves.push(hint);
       if (!hint.forfeit) {
         // the guesser starts from a fresh history every round
