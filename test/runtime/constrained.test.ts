@@ -10,14 +10,12 @@ import { GRAMMARS } from '../../src/core/prompts/grammars';
 import type { ModelRuntime } from '../../src/runtime/runtime';
 import { parseJsonObject } from '../../src/core/prompts/shared';
 import { REPLY_FORMAT_NAMES, REPLY_FORMATS, type FormatParams } from '../../src/core/prompts/formats';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { standinFolders, STANDIN_ARCHS } from '../helpers/standins';
 import { validateConfig } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
 import { opinionsRunner } from '../../src/labs/opinions/runner';
 import { runHeadless } from '../../src/core/runs/headless';
 import { asRunnerModel, RunnerModelSet } from '../../src/runtime/runner-models';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 
 /** The params a format's parser is given in the lab, for the formats that take any. */
 const PARAMS: FormatParams = { letter: 'b', wealth: 40, word: 'bread' };
@@ -135,18 +133,14 @@ describe('the grammars say what their parsers read (XGrammar checks whole texts)
 });
 
 describe('constrained decoding on the architecture stand-ins (Node, cpu)', () => {
-  const work = mkdtempSync(join(tmpdir(), 'sml-constrained-'));
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const folders = standinFolders();
+  afterAll(() => folders.cleanup());
 
   it('an Opinions community of a model that does not speak the vote format: free votes are lost, constrained ones all count', async () => {
     // The llama stand-in (random weights) stands in the community under the config's model id.
-    cpSync(resolve(import.meta.dirname, '../fixtures/standins/llama'), join(work, 'community'), { recursive: true });
-    for (const f of ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']) {
-      cpSync(resolve(import.meta.dirname, '../../models/tiny-social', f), join(work, 'community', f));
-    }
     const rt = createNodeRuntime();
     try {
-      const info = await rt.load(join(work, 'community'), { device: 'cpu', dtype: 'fp32' });
+      const info = await rt.load(folders.dir('llama'), { device: 'cpu', dtype: 'fp32' });
       const models = new RunnerModelSet();
       models.add(asRunnerModel('tiny-social', rt, info));
       const rates: Record<string, { decoding: string; voteParseRate: number }> = {};
@@ -171,15 +165,11 @@ describe('constrained decoding on the architecture stand-ins (Node, cpu)', () =>
     }
   });
 
-  it.each(['llama', 'qwen2', 'qwen3', 'gemma3'].map((a) => [a]))('%s: every reply under every structured format parses', async (arch) => {
+  it.each(STANDIN_ARCHS.map((a) => [a]))('%s: every reply under every structured format parses', async (arch) => {
     // A stand-in is random weights (test/fixtures/make_arch_standins.py) with tiny-social's tokenizer.
-    cpSync(resolve(import.meta.dirname, '../fixtures/standins', arch), join(work, arch), { recursive: true });
-    for (const f of ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']) {
-      cpSync(resolve(import.meta.dirname, '../../models/tiny-social', f), join(work, arch, f));
-    }
     const rt = createNodeRuntime();
     try {
-      await rt.load(join(work, arch), { device: 'cpu', dtype: 'fp32' });
+      await rt.load(folders.dir(arch), { device: 'cpu', dtype: 'fp32' });
       expect(await everyFormatParses(rt)).toEqual([]);
     } finally {
       await rt.dispose();

@@ -5,32 +5,10 @@
  * in Node, each must give transformers' hidden states at the last token on every layer, and its greedy tokens.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { createNodeRuntime } from '../../src/runtime/node';
+import { layerErrors, readExpected, relativeError, STANDIN_ARCHS as ARCHS, standinFolders } from '../helpers/standins';
 
-const FIXTURES = resolve(import.meta.dirname, '../fixtures/standins');
-const TOKENIZER = resolve(import.meta.dirname, '../../models/tiny-social');
-const ARCHS = ['llama', 'qwen2', 'qwen3', 'gemma3'] as const;
-
-interface Expected {
-  model_type: string;
-  prompts: { text: string; ids: number[]; hidden: number[][]; residual: number[]; greedy: number[] }[];
-}
-
-/** ‖a − b‖ / ‖b‖ over one row. */
-function relativeError(a: ArrayLike<number>, b: readonly number[]): number {
-  let d = 0;
-  let n = 0;
-  for (let i = 0; i < b.length; i++) {
-    d += (a[i] - b[i]) ** 2;
-    n += b[i] ** 2;
-  }
-  return Math.sqrt(d / n);
-}
-
-const work = mkdtempSync(join(tmpdir(), 'sml-standins-'));
+const folders = standinFolders();
 let TINY_SOCIAL_TOKENIZER = '';
 
 describe('stand-ins of the hub architectures, in Node (cpu, fp32)', () => {
@@ -39,19 +17,14 @@ describe('stand-ins of the hub architectures, in Node (cpu, fp32)', () => {
     TINY_SOCIAL_TOKENIZER = (await rt.load('tiny-social', { device: 'cpu', dtype: 'fp32' })).tokenizer;
     await rt.dispose();
     expect(TINY_SOCIAL_TOKENIZER).toMatch(/^v3072-[0-9a-f]{16}$/);
-    // Each stand-in folder gets tiny-social's tokenizer, whose vocabulary size the stand-ins share.
-    for (const arch of ARCHS) {
-      cpSync(join(FIXTURES, arch), join(work, arch), { recursive: true });
-      for (const f of ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']) cpSync(join(TOKENIZER, f), join(work, arch, f));
-    }
   });
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  afterAll(() => folders.cleanup());
 
   it.each(ARCHS.map((a) => [a]))('%s: taps equal transformers on every layer, and greedy tokens match', async (arch) => {
-    const expected = JSON.parse(readFileSync(join(FIXTURES, arch, 'expected.json'), 'utf8')) as Expected;
+    const expected = readExpected(arch);
     const rt = createNodeRuntime();
     try {
-      const info = await rt.load(join(work, arch), { device: 'cpu', dtype: 'fp32' });
+      const info = await rt.load(folders.dir(arch), { device: 'cpu', dtype: 'fp32' });
       expect(info.tapStyles).toEqual(['optimum']);
       // The stand-ins carry tiny-social's tokenizer (see beforeAll): the same identity as the embedded model's.
       expect(info.tokenizer).toBe(TINY_SOCIAL_TOKENIZER);
@@ -61,7 +34,7 @@ describe('stand-ins of the hub architectures, in Node (cpu, fp32)', () => {
         expect(out.shape).toEqual([1, L + 1, info.hiddenSize]);
         const H = info.hiddenSize;
         const row = (k: number) => out.data.subarray(k * H, (k + 1) * H);
-        const errors = p.hidden.map((h, k) => relativeError(row(k), k < L ? h : p.residual));
+        const errors = layerErrors(out.data, 0, H, p);
         // The lab's last row is the residual before the final norm; transformers' last entry is after it.
         expect(relativeError(row(L), p.hidden[L]), 'the last row must not be the normed one').toBeGreaterThan(1e-2);
         expect(Math.max(...errors), `${arch} "${p.text}": per-layer relative errors ${errors.map((e) => e.toExponential(1)).join(', ')}`).toBeLessThan(1e-4);
@@ -76,24 +49,45 @@ describe('stand-ins of the hub architectures, in Node (cpu, fp32)', () => {
     }
   });
 
+  // A batch of prompts of different lengths is left-padded: each row's taps must still be its own prompt's states.
+  it.each(ARCHS.map((a) => [a]))('%s: a left-padded batch gives each prompt its own states', async (arch) => {
+    const expected = readExpected(arch);
+    const rt = createNodeRuntime();
+    try {
+      const info = await rt.load(folders.dir(arch), { device: 'cpu', dtype: 'fp32' });
+      const out = await rt.encode(expected.prompts.map((p) => p.text));
+      const H = info.hiddenSize;
+      const L1 = expected.prompts[0].hidden.length;
+      expect(out.shape).toEqual([expected.prompts.length, L1, H]);
+      expect(new Set(out.lengths).size).toBeGreaterThan(1); // the prompts differ in length, so one row is padded
+      let largest = 0;
+      expected.prompts.forEach((p, b) => {
+        largest = Math.max(largest, ...layerErrors(out.data, b * L1 * H, H, p));
+      });
+      console.log(`${arch} batch of ${expected.prompts.length}: largest relative error ${largest.toExponential(2)}`);
+      expect(largest).toBeLessThan(1e-4);
+    } finally {
+      await rt.dispose();
+    }
+  });
+
   // q4 (MatMulNBits, 4-bit blocks of 32, as the hub's q4 files): the taps are found in the quantized graph and the
   // states stay within a stated distance of transformers' fp32 ones. At width 32 with random weights, quantization
   // moves a layer's state by up to 12 % in Llama, Qwen2 and Qwen3, and up to 44 % in Gemma 3, whose extra norms
   // around each block amplify it (measured): the limits are 0.25 and 0.5. Greedy tokens may differ from fp32's.
   const Q4_LIMIT: Record<(typeof ARCHS)[number], number> = { llama: 0.25, qwen2: 0.25, qwen3: 0.25, gemma3: 0.5 };
   it.each(ARCHS.map((a) => [a]))('%s q4: taps found in the MatMulNBits graph, states near fp32', async (arch) => {
-    const expected = JSON.parse(readFileSync(join(FIXTURES, arch, 'expected.json'), 'utf8')) as Expected;
+    const expected = readExpected(arch);
     const rt = createNodeRuntime();
     try {
-      const info = await rt.load(join(work, arch), { device: 'cpu', dtype: 'q4' });
+      const info = await rt.load(folders.dir(arch), { device: 'cpu', dtype: 'q4' });
       expect(info.dtype).toBe('q4');
       expect(info.tapStyles).toEqual(['optimum']);
       let largest = 0;
       for (const p of expected.prompts) {
-        const L = p.hidden.length - 1;
         const out = await rt.encode([p.text]);
         const H = info.hiddenSize;
-        const errors = p.hidden.map((h, k) => relativeError(out.data.subarray(k * H, (k + 1) * H), k < L ? h : p.residual));
+        const errors = layerErrors(out.data, 0, H, p);
         largest = Math.max(largest, ...errors);
       }
       console.log(`${arch} q4: largest relative error ${largest.toExponential(2)}`);
