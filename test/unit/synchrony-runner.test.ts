@@ -8,7 +8,8 @@ import { analyzeSynchrony } from '../../src/labs/synchrony/analysis';
 import type { Persona, RelationshipLevel, SynchronyEpisode } from '../../src/core/prompts/synchrony';
 import { episodeRng } from '../../src/core/runs/runner';
 import type { Episode } from '../../src/core/runs/types';
-import type { RunnerModel } from '../../src/core/runs/models';
+import { ContextOverflowError, type RunnerModel } from '../../src/core/runs/models';
+import { STATE_TENSORS } from '../../src/labs/synchrony/types';
 import { fakeSyncModel } from '../helpers/fake-sync-model';
 import { synchronyRecord, type SynchronyRecord } from '../../src/labs/synchrony/records';
 import { expectRecordsFit } from '../helpers/records-fit';
@@ -138,6 +139,26 @@ describe('synchrony episodes', () => {
     expect(analyzeSynchrony(c, [e]).parse).toEqual({ turns: 3, failed: 1 });
   });
 
+  it('ends a dialogue that outgrows the model’s context, keeps its turns and records where, and goes on', async () => {
+    const m = fakeSyncModel();
+    const generate = m.generate.bind(m);
+    // The fourth turn's prompt no longer fits in the first episode; the second episode is short enough.
+    m.generate = async (o) => {
+      if ((o.messages?.[0]?.content.match(/^Turn \d+: .* said:/gm) ?? []).length >= 3 && m.calls.length < 6)
+        throw new ContextOverflowError('The prompt has 1051 tokens, but model "fake" reads at most 1024');
+      return generate(o);
+    };
+    const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: true, maxUtterancesPerAgent: 3 });
+    const notes: string[] = [];
+    const [first, second] = await runAll(c, modelsOf(m), notes);
+    expect(first.records.filter((r) => r.kind === 'turn')).toHaveLength(3);
+    expect(first.records.find((r) => r.kind === 'meta')).toMatchObject({ contextFullAt: 3 });
+    expect(first.tensors[STATE_TENSORS.A].shape[0] + first.tensors[STATE_TENSORS.B].shape[0]).toBe(3);
+    expect(notes.some((n) => /filled fake's context at turn 4/.test(n))).toBe(true);
+    expect(second.records.find((r) => r.kind === 'meta')).not.toHaveProperty('contextFullAt');
+    expect(second.records.filter((r) => r.kind === 'turn')).toHaveLength(6);
+    expectRecordsFit(synchronyRecord, [first, second]);
+  });
   it('repeats exactly when an episode is run again (resume), and differs with another run seed', async () => {
     const c = config({ scenarios: ['s1'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 2 });
     const [a] = await runAll(c, modelsOf(fakeSyncModel()));

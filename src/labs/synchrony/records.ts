@@ -29,6 +29,11 @@ export const episodeMetaRecord = z.object({
   /** Episode group for grouped splits: every seed of one scenario × pairing × model pair shares it. */
   group: z.number().int(),
   names: z.object({ A: z.string(), B: z.string() }),
+  /**
+   * The turn whose prompt no longer fitted a model's context: the dialogue ended before it (a small model's long
+   * conversation), and the episode keeps the turns before it. Absent when the dialogue ended as usual.
+   */
+  contextFullAt: count.optional(),
 });
 
 export const turnRecord = z.object({

@@ -1,7 +1,7 @@
 import { askParsed } from '../../core/runs/ask';
 import { REPLY_FORMATS } from '../../core/prompts/formats';
 import { hashSeed } from '../../core/rng';
-import { requireModels, type RunnerModel } from '../../core/runs/models';
+import { isContextOverflow, requireModels, type RunnerModel } from '../../core/runs/models';
 import { CancelledError, throwIfAborted } from '../../core/cancel';
 import type { EpisodeContext, LabRunner } from '../../core/runs/runner';
 import type { Episode } from '../../core/runs/types';
@@ -55,7 +55,7 @@ async function runDialogue(
   ep: SynchronyEpisode,
   models: { A: RunnerModel; B: RunnerModel },
   ctx: EpisodeContext,
-): Promise<{ turns: TurnRecord[]; taken: TurnState[] }> {
+): Promise<{ turns: TurnRecord[]; taken: TurnState[]; contextFullAt: number | null }> {
   const names = ep.agents.map((a) => a.persona.name);
   const history: Utterance[] = [];
   const turns: TurnRecord[] = [];
@@ -66,14 +66,22 @@ async function runDialogue(
     throwIfAborted(ctx.signal);
     const agent = roleAgent(role);
     const model = models[role];
-    const r = await model.generate({
-      messages: buildDialogueTurnPrompt(ep, agent, history),
-      temperature: config.temperature,
-      topP: config.topP,
-      maxNewTokens: config.maxNewTokens,
-      stop: ['\n'],
-      seed: turnSeed(config, item, ctx.index, turn),
-    });
+    let r;
+    try {
+      r = await model.generate({
+        messages: buildDialogueTurnPrompt(ep, agent, history),
+        temperature: config.temperature,
+        topP: config.topP,
+        maxNewTokens: config.maxNewTokens,
+        stop: ['\n'],
+        seed: turnSeed(config, item, ctx.index, turn),
+      });
+    } catch (e) {
+      // A conversation longer than the model can read ends there; the turns so far are kept (and the run goes on).
+      if (!isContextOverflow(e)) throw e;
+      ctx.progress(1, `The conversation filled ${model.id}'s context at turn ${turn + 1}; it ends there.`);
+      return { turns, taken, contextFullAt: turn };
+    }
     if (r.finishReason === 'cancelled') throw new CancelledError();
     if (!r.prefillStates) throw new Error(`${model.id} returned no hidden states: it was loaded without taps.`);
     taken.push({ role, history: history.slice(), states: r.prefillStates });
@@ -98,7 +106,7 @@ async function runDialogue(
     ctx.progress((turn + 1) / maxTurns, `${names[agent]}: ${parsed.ok ? text : `(unparsed: ${parsed.reason})`}`);
     if (record.leaves) break;
   }
-  return { turns, taken };
+  return { turns, taken, contextFullAt: null };
 }
 
 async function passiveStates(ep: SynchronyEpisode, taken: TurnState[], role: Role, model: RunnerModel): Promise<Float32Array> {
@@ -173,7 +181,7 @@ export function createSynchronyRunner(source: ScenarioSource): LabRunner<Synchro
       if (!item) throw new Error(`episode ${ctx.index} is outside this run's queue`);
       const { episode: ep, title } = source.episode(config, item.scenarioId, item.pairing);
       const pair = { A: models.get(item.modelA), B: models.get(item.modelB) };
-      const { turns, taken } = await runDialogue(config, item, ep, pair, ctx);
+      const { turns, taken, contextFullAt } = await runDialogue(config, item, ep, pair, ctx);
       const records: SynchronyRecord[] = [
         {
           kind: 'meta',
@@ -188,6 +196,7 @@ export function createSynchronyRunner(source: ScenarioSource): LabRunner<Synchro
           pairIndex: item.pairIndex,
           group: item.group,
           names: { A: ep.agents[0].persona.name, B: ep.agents[1].persona.name },
+          ...(contextFullAt !== null ? { contextFullAt } : {}),
         },
         ...turns,
       ];

@@ -56,6 +56,7 @@ export function metaOf(ep: Episode): EpisodeMetaRecord | null {
     pairIndex: num(r.pairIndex),
     group: num(r.group),
     names: { A: str(names.A, 'A'), B: str(names.B, 'B') },
+    ...(typeof r.contextFullAt === 'number' ? { contextFullAt: r.contextFullAt } : {}),
   };
 }
 
