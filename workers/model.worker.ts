@@ -15,6 +15,13 @@ export const modelWorkerApi = {
     const r = await runtime.generate(options, onToken);
     return r.prefillStates ? Comlink.transfer(r, [r.prefillStates.buffer]) : r;
   },
+  generateSamples: async (options: GenerateOptions, seeds: readonly (number | string)[]) => {
+    const rs = await runtime.generateSamples(options, seeds);
+    return Comlink.transfer(
+      rs,
+      rs.flatMap((r) => (r.prefillStates ? [r.prefillStates.buffer] : [])),
+    );
+  },
   chat: (agentId: string, userContent: string, options?: Omit<GenerateOptions, 'messages' | 'prompt'>) => runtime.chat(agentId, userContent, options),
   setConversation: (agentId: string, messages: ChatMessage[]) => runtime.setConversation(agentId, messages),
   getConversation: (agentId: string) => runtime.getConversation(agentId),

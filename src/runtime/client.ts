@@ -200,6 +200,10 @@ export class ModelHandle {
     return this.call((api) => api.generate(options, onToken ? Comlink.proxy(onToken) : undefined));
   }
 
+  generateSamples(options: GenerateOptions, seeds: readonly (number | string)[]): Promise<GenerateResult[]> {
+    return this.call((api) => api.generateSamples(options, seeds));
+  }
+
   chat(agentId: string, userContent: string, options?: Omit<GenerateOptions, 'messages' | 'prompt'>): Promise<GenerateResult> {
     return this.call((api) => api.chat(agentId, userContent, options));
   }

@@ -7,6 +7,7 @@ import type { EncodeOptions, EncodeResult, GenerateOptions, GenerateResult, Load
 
 export interface LoadedModelLike {
   generate(options: GenerateOptions): Promise<GenerateResult>;
+  generateSamples(options: GenerateOptions, seeds: readonly (number | string)[]): Promise<GenerateResult[]>;
   encode(prompts: string[], options?: EncodeOptions): Promise<EncodeResult>;
   scoreText(context: string, text: string): Promise<ScoreResult>;
   cancel(): Promise<void>;
@@ -21,6 +22,7 @@ export function asRunnerModel(id: string, api: LoadedModelLike, info: LoadResult
     hiddenSize: info.hiddenSize,
     tokenizer: info.tokenizer,
     generate: (o) => api.generate(o),
+    generateSamples: (o, seeds) => api.generateSamples(o, seeds),
     encode: (p, o) => api.encode(p, o),
     scoreText: (c, t) => api.scoreText(c, t),
     cancel: () => api.cancel(),

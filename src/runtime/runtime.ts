@@ -11,6 +11,8 @@ import { chooseBackend, type GpuInfo } from './choose';
 import { tokenizerId } from './tokenizer-id';
 import { applyBitmask, GrammarSession } from './grammar';
 import { sampleToken } from './sampling';
+import { now, readTensor } from './tensors';
+import { sampleFromOnePrefill } from './samples';
 import { createTapFetch, type FetchLike, type TapFetch, type TapFetchOptions } from './tap-fetch';
 import { hubEndpoint } from './hub';
 import type {
@@ -79,14 +81,6 @@ export class ModelLoadError extends Error {
     super(message);
     this.name = 'ModelLoadError';
   }
-}
-
-const now = () => performance.now();
-
-/** A tensor's data as fp32, downloading (and releasing) it when it lives on the GPU. */
-async function readTensor(t: TF): Promise<Float32Array> {
-  if (t.location === 'gpu-buffer') return new Float32Array((await t.ort_tensor.getData(true)) as Float32Array);
-  return new Float32Array(t.data as Float32Array);
 }
 
 function resolveModel(platform: Platform, model: string): ResolvedModel {
@@ -289,6 +283,40 @@ export class ModelRuntime implements ModelApi {
 
   generate(options: GenerateOptions, onToken?: (textSoFar: string) => void): Promise<GenerateResult> {
     return this.serial(() => this.generateNow(options, onToken));
+  }
+
+  /**
+   * One reply per seed to the same prompt, as `generate({ ...options, seed })` would give each: from one prefill on
+   * the CPU backends (samples.ts), by one call per seed on WebGPU or with a grammar, once for all when greedy.
+   */
+  generateSamples(options: GenerateOptions, seeds: readonly (number | string)[]): Promise<GenerateResult[]> {
+    return this.serial(async () => {
+      if (!seeds.length) return [];
+      if (!((options.temperature ?? 0) > 0)) {
+        const one = await this.generateNow(options);
+        return seeds.map(() => ({ ...one, prefillStates: one.prefillStates?.slice() ?? null }));
+      }
+      const { m, tok, info } = this.need();
+      const ids = this.tokenize(options);
+      const room = info.contextLength === undefined ? Infinity : info.contextLength - ids.length;
+      if (seeds.length > 1 && !options.grammar && room >= 1) {
+        this.cancelled = false;
+        const host = {
+          tf: this.tf,
+          model: m,
+          tokenizer: tok,
+          eosIds: this.eosIds,
+          isCancelled: () => this.cancelled,
+          numLayers: info.numLayers,
+          hiddenSize: info.hiddenSize,
+        };
+        const got = await sampleFromOnePrefill(host, ids, { ...options, maxNewTokens: Math.min(options.maxNewTokens ?? 64, room) }, seeds);
+        if (got) return got;
+      }
+      const out: GenerateResult[] = [];
+      for (const seed of seeds) out.push(await this.generateNow({ ...options, seed }));
+      return out;
+    });
   }
 
   private async generateNow(options: GenerateOptions, onToken?: (textSoFar: string) => void): Promise<GenerateResult> {

@@ -134,6 +134,8 @@ export interface LoadedModelInfo {
 export interface ModelApi {
   load(model: string, options?: LoadOptions, onProgress?: (p: LoadProgress) => void): Promise<LoadResult>;
   generate(options: GenerateOptions, onToken?: (textSoFar: string) => void): Promise<GenerateResult>;
+  /** One reply per seed to the same prompt, each as generate() with that seed gives it, from one prefill where it can. */
+  generateSamples(options: GenerateOptions, seeds: readonly (number | string)[]): Promise<GenerateResult[]>;
   /** Appends a user turn to an agent's conversation, generates the reply and records it. */
   chat(agentId: string, userContent: string, options?: Omit<GenerateOptions, 'messages' | 'prompt'>): Promise<GenerateResult>;
   setConversation(agentId: string, messages: ChatMessage[]): Promise<void>;

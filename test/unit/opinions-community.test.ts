@@ -382,6 +382,34 @@ describe('a community run on a deterministic fake model', () => {
     expect(defaultConfig(opinionsLab).mode).toBe('simulation');
   });
 
+  it('asks a host that shares prefills for all K votes at once, with the seeds one call per vote would use', async () => {
+    const base = fakeModels().get('tiny-social');
+    const batches: (number | string)[][] = [];
+    const shared: RunnerModels = {
+      get: () => ({
+        ...base,
+        async generateSamples(o: RunnerGenerateOptions, seeds: readonly (number | string)[]) {
+          batches.push([...seeds]);
+          return Promise.all(seeds.map((seed) => base.generate({ ...o, seed })));
+        },
+      }),
+    };
+    const c = cfg();
+    const batched = await runHeadless(opinionsLab, opinionsRunner, c, { models: shared });
+    const lone = await runAll(c);
+    // Every record but the round's wall-clock seconds.
+    const rows = (b: typeof lone) =>
+      JSON.stringify(
+        b.episodes.map((e) => e.records),
+        (k, v) => (k === 'seconds' ? undefined : v),
+      );
+    expect(rows(batched)).toBe(rows(lone));
+    // One batch per voting agent, each of K = 3 seeds ending in /v0, /v1, /v2.
+    const voters = lone.episodes.flatMap(agentRows).filter((a) => a.rawVotes.length).length;
+    expect(batches.length).toBe(voters);
+    expect(batches.every((b) => b.length === 3 && b.every((s, k) => String(s).endsWith(`/v${k}`)))).toBe(true);
+  });
+
   it("replies that look like markup are stored defused, so the run's bundle still imports", async () => {
     expect(storable('I agree because x y.')).toEqual({ text: 'I agree because x y.', escaped: false });
     expect(storable('<img src=x onerror=alert(1)> I agree because x').escaped).toBe(true);

@@ -47,6 +47,11 @@ export interface RunnerModel {
   /** The tokenizer's identity, where the host knows it (equal exactly when two models tokenise alike). */
   readonly tokenizer?: string;
   generate(options: RunnerGenerateOptions): Promise<RunnerGenerateResult>;
+  /**
+   * One reply per seed to the same prompt, each as generate() with that seed would give it (a host may share one
+   * prefill among them). Hosts without it are asked once per seed (`sampleReplies`).
+   */
+  generateSamples?(options: RunnerGenerateOptions, seeds: readonly (number | string)[]): Promise<RunnerGenerateResult[]>;
   /** Each prompt as one user message in the chat template when `chatTemplate`; states at the last token. */
   encode(prompts: string[], options?: { chatTemplate?: boolean; addGenerationPrompt?: boolean; batchSize?: number }): Promise<RunnerEncodeResult>;
   /** Stops a generate() in flight at its next token. */
@@ -85,4 +90,16 @@ export class MissingModelsError extends Error {
 export function requireModels(lab: string, models: RunnerModels | undefined): RunnerModels {
   if (!models) throw new MissingModelsError(lab);
   return models;
+}
+
+/** One reply per seed to the same prompt: from the host's shared prefill where it has one, else one call per seed. */
+export async function sampleReplies(
+  model: Pick<RunnerModel, 'generate' | 'generateSamples'>,
+  options: RunnerGenerateOptions,
+  seeds: readonly (number | string)[],
+): Promise<RunnerGenerateResult[]> {
+  if (model.generateSamples) return model.generateSamples(options, seeds);
+  const out: RunnerGenerateResult[] = [];
+  for (const seed of seeds) out.push(await model.generate({ ...options, seed }));
+  return out;
 }

@@ -11,7 +11,7 @@ import { askParsed } from '../../core/runs/ask';
 import { REPLY_FORMATS } from '../../core/prompts/formats';
 import { hashSeed, createRng } from '../../core/rng';
 import { scanUntrusted } from '../../core/config/untrusted';
-import { requireModels } from '../../core/runs/models';
+import { requireModels, sampleReplies } from '../../core/runs/models';
 import { throwIfAborted } from '../../core/cancel';
 import type { EpisodeContext } from '../../core/runs/runner';
 import type { Episode, RunResult } from '../../core/runs/types';
@@ -158,13 +158,6 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
     calls++;
     ctx.progress(Math.min(0.99, calls / totalCalls), `${label} · ${note}`);
   };
-  const gen = async (messages: ReturnType<typeof buildInitialVotePrompt>, seed: string, maxNewTokens: number, grammar?: string): Promise<string> => {
-    throwIfAborted(ctx.signal);
-    const r = await model.generate({ messages, temperature: c.temperature, maxNewTokens, stop: ['\n'], seed, ...(grammar ? { grammar } : {}) });
-    throwIfAborted(ctx.signal);
-    return r.text;
-  };
-
   // Constrained votes: the format's grammar admits only its two answers, so every vote parses.
   const voteGrammar =
     c.decoding === 'constrained' ? REPLY_FORMATS[question.kind === 'subjective' ? 'vote-subjective' : 'vote-objective'].grammar?.() : undefined;
@@ -240,8 +233,16 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
           )
         : buildInitialVotePrompt(personas[i], question);
       const votes: (Vote | null)[] = [];
-      for (let k = 0; k < c.votesPerRound; k++) {
-        const text = await gen(prompt, `${base}/a${i}/v${k}`, VOTE_MAX_TOKENS, voteGrammar);
+      // The K votes share one prefill where the model's host allows it; vote k is still the reply to seed k.
+      throwIfAborted(ctx.signal);
+      const seeds = Array.from({ length: c.votesPerRound }, (_, k) => `${base}/a${i}/v${k}`);
+      const replies = await sampleReplies(
+        model,
+        { messages: prompt, temperature: c.temperature, maxNewTokens: VOTE_MAX_TOKENS, stop: ['\n'], ...(voteGrammar ? { grammar: voteGrammar } : {}) },
+        seeds,
+      );
+      throwIfAborted(ctx.signal);
+      for (const { text } of replies) {
         const parsed = parseVote(text, question.kind);
         votes.push(parsed.ok ? parsed.value : null);
         row.rawVotes.push(text);
