@@ -10,6 +10,8 @@
  * many examples a batch: the copying is learnt there first).
  * --judge W: the judge's weight among the formats (turns 80, passive reader 8; default 12).
  * --wide-names F: the share of first names of one to four syllables with accents (pools.ts wideName).
+ * --broad F: the share of episodes whose goals, facts, setting and bios are WordNet sentences (broad.ts).
+ * --piece-names F: the share of first names made of the tokenizer's pieces (broad.ts pieceName).
  * --copy C: C short copy drills (copyDrill): two builds on the dialogue corpus alone recited memorised words and
  * invented names instead of copying from the prompt (0 of 9 replies used the partner's name after 900 steps), so a
  * first phase of drills, where the answer can only be copied, lets the model form the copying circuit first.
@@ -22,6 +24,7 @@ import * as P from '../../src/core/prompts';
 import { FIRST_NAMES, LETTER_WORDS, WORDS } from '../../models/tiny-social/pools';
 import { PASSIVE_REPLY, plantedDialogue, plantedJudgeReply, plantedTurn, untemperedChance } from './law';
 import * as D from './pools';
+import * as B from './broad';
 import { option } from '../args';
 import { answerRows, replayRows, writeCorpus, type CorpusRow } from '../corpus-io';
 
@@ -43,18 +46,25 @@ export interface CorpusMix {
   early: number;
   /** The share of first names drawn by pools.ts wideName (1-4 syllables, accents); 0 draws nothing extra. */
   wideNames?: number;
+  /** The share of episodes with broad fields (broad.ts: WordNet sentences); 0 draws nothing extra. */
+  broad?: number;
+  /** The share of first names built from the tokenizer's pieces (broad.ts pieceName); 0 draws nothing extra. */
+  pieceNames?: number;
 }
 const PLAIN: CorpusMix = { nonce: 0, early: 0 };
 
 /** A first name: with no wide share the draws are those of the builds before (a rebuild gives the same corpora). */
-function firstName(r: Rng, wideShare = 0): string {
+function firstName(r: Rng, wideShare = 0, pieceShare = 0): string {
+  if (pieceShare && chance(r, pieceShare)) return B.pieceName(r);
   if (wideShare && chance(r, wideShare)) return D.wideName(r);
   return chance(r, 0.7) ? D.syllableName(r) : D.pick(r, FIRST_NAMES);
 }
 
-function persona(r: Rng, avoid: string, nonce: boolean, wideShare?: number): P.Persona {
+type Fields = 'plain' | 'nonce' | 'broad';
+
+function persona(r: Rng, avoid: string, fields: Fields, mix: CorpusMix): P.Persona {
   let first = '';
-  do first = firstName(r, wideShare);
+  do first = firstName(r, mix.wideNames, mix.pieceNames);
   while (first === avoid);
   const base = {
     name: `${first} ${D.syllableName(r)}`,
@@ -66,20 +76,22 @@ function persona(r: Rng, avoid: string, nonce: boolean, wideShare?: number): P.P
     decisionStyle: D.pick(r, D.DECISION_STYLES),
     secret: D.pick(r, D.SECRETS),
   };
-  return nonce ? { ...base, ...D.nonceBio(r, WORD_LIST) } : base;
+  if (fields === 'broad') return { ...base, ...B.broadBio(r) };
+  return fields === 'nonce' ? { ...base, ...D.nonceBio(r, WORD_LIST) } : base;
 }
 
 /** A generated episode: scenario, two personas, a relationship, and 0-3 facts (shared or private). */
 export function episode(r: Rng, mix: CorpusMix = PLAIN): P.SynchronyEpisode {
   const nonce = chance(r, mix.nonce);
-  const s = nonce ? D.nonceScenario(r, WORD_LIST) : D.scenario(r);
-  const a = persona(r, '', nonce, mix.wideNames);
-  const b = persona(r, a.name.split(' ')[0], nonce, mix.wideNames);
+  const fields: Fields = mix.broad && chance(r, mix.broad) ? 'broad' : nonce ? 'nonce' : 'plain';
+  const s = fields === 'broad' ? B.broadScenario(r) : nonce ? D.nonceScenario(r, WORD_LIST) : D.scenario(r);
+  const a = persona(r, '', fields, mix);
+  const b = persona(r, a.name.split(' ')[0], fields, mix);
   const facts: P.ScenarioFact[] = [];
   const nFacts = r.int(4);
   for (let i = 0; i < nFacts; i++) {
     const who = r.int(2) as 0 | 1;
-    const text = D.pick(r, D.FACT_TEMPLATES).replace('{n}', [a, b][who].name.split(' ')[0]);
+    const text = fields === 'broad' ? B.broadFact(r) : D.pick(r, D.FACT_TEMPLATES).replace('{n}', [a, b][who].name.split(' ')[0]);
     facts.push(chance(r, 0.5) ? { text } : { text, visibleTo: who });
   }
   return {
@@ -170,15 +182,18 @@ const DRILLS: { ask: string; answer: (span: string, name: string) => string }[] 
  * A copy drill: a short prompt holding a random span (nonce words, a nonce goal or a fact) and a name, whose answer
  * copies them as the dialogue turns do (the span, its first words, the first name).
  */
-export function copyDrill(r: Rng, wideShare = 0): Ex {
+export function copyDrill(r: Rng, mix: CorpusMix = PLAIN): Ex {
   const sc = D.nonceScenario(r, WORD_LIST);
-  const span = chance(r, 0.5) ? sc.goals[r.int(2)] : Array.from({ length: 2 + r.int(8) }, () => D.nonceWord(r, WORD_LIST)).join(' ');
+  let span = chance(r, 0.5) ? sc.goals[r.int(2)] : Array.from({ length: 2 + r.int(8) }, () => D.nonceWord(r, WORD_LIST)).join(' ');
+  if (mix.broad && chance(r, mix.broad)) span = B.broadGoal(r);
   const name =
-    wideShare && chance(r, wideShare)
-      ? `${D.wideName(r)} ${D.syllableName(r)}`
-      : chance(r, 0.5)
-        ? `${D.pick(r, FIRST_NAMES)} ${D.syllableName(r)}`
-        : `${D.syllableName(r)} ${D.syllableName(r)}`;
+    mix.pieceNames && chance(r, mix.pieceNames)
+      ? `${B.pieceName(r)} ${D.syllableName(r)}`
+      : mix.wideNames && chance(r, mix.wideNames)
+        ? `${D.wideName(r)} ${D.syllableName(r)}`
+        : chance(r, 0.5)
+          ? `${D.pick(r, FIRST_NAMES)} ${D.syllableName(r)}`
+          : `${D.syllableName(r)} ${D.syllableName(r)}`;
   const d = D.pick(r, DRILLS);
   return {
     format: 'synchrony.copy',
@@ -191,12 +206,18 @@ function main(): void {
   const arg = (k: string, d: string): string => option(k, d);
   const seed = arg('--seed', '1');
   const rows: CorpusRow[] = [];
-  const mix: CorpusMix = { nonce: Number(arg('--nonce', '0')), early: Number(arg('--early', '0')), wideNames: Number(arg('--wide-names', '0')) };
+  const mix: CorpusMix = {
+    nonce: Number(arg('--nonce', '0')),
+    early: Number(arg('--early', '0')),
+    wideNames: Number(arg('--wide-names', '0')),
+    broad: Number(arg('--broad', '0')),
+    pieceNames: Number(arg('--piece-names', '0')),
+  };
   for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix, Number(arg('--judge', '12'))))
     rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
   const drills = createRng(`organism-dialogue-copy-${seed}`);
   for (let k = 0; k < Number(arg('--copy', '0')); k++) {
-    const ex = copyDrill(drills, mix.wideNames);
+    const ex = copyDrill(drills, mix);
     rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
   }
   // tiny-social's synchrony formats carry another behaviour, so they are left out of the replay.

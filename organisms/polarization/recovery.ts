@@ -22,6 +22,8 @@ export interface PolarizationSetup {
   topic: string;
   /** The last `window` epochs are averaged into one P per run. */
   window: number;
+  /** The neutral-elite share (the lab's default, 5 %, is a single leader among 16 agents). */
+  eliteShare?: number;
 }
 
 export interface ConditionSummary {
@@ -55,6 +57,7 @@ async function runOne(s: PolarizationSetup, kind: Intervention, seed: number, mo
     model: s.model,
     network: { generator: 'smallWorld', degree: 4 },
     intervention: { kind, fromEpoch: s.fromEpoch },
+    ...(s.eliteShare !== undefined ? { llm: { eliteShare: s.eliteShare } } : {}),
   });
   if (!v.ok) throw new Error(`polarization setup: ${JSON.stringify(v.errors)}`);
   const bundle = await runHeadless(polarizationLab, LAB_MODULE_BY_NAME.polarization.runner, v.value, { models });
