@@ -14,7 +14,10 @@ export const opinionsLab = defineLab({
   migrations: {},
   schema: z.strictObject({
     seed: seedField(),
-    mode: z.enum(['simulation', 'community']).default('simulation').describe('Pure kinetic-Ising simulation, or LLM agents'),
+    mode: z
+      .enum(['simulation', 'community', 'screening'])
+      .default('simulation')
+      .describe('Pure kinetic-Ising simulation, LLM agents, or a screening of the questions on which LLM agents disagree most'),
     graph: group({
       generator: z.enum(['square', 'triangular', 'random', 'lowRank']).default('square'),
       side: z.number().int().min(2).max(1024).default(64).describe('Lattice side (square and triangular)'),
@@ -100,6 +103,11 @@ export const opinionsLab = defineLab({
         .default('')
         .describe('The question (e.g. s01, o03); empty: the first of its kind'),
       questions: z.array(itemId()).max(64).default([]).describe('Sweep: question ids, run in turn (replaces the one question)'),
+      screened: z
+        .array(z.strictObject({ id: itemId(), entropy: z.number().min(0).max(1) }))
+        .max(64)
+        .default([])
+        .describe('The screening that chose the questions: each candidate and its vote entropy (bits), ranked'),
       graphs: z.number().int().min(1).max(32).default(1).describe('Sweep: graphs drawn from the generator (a custom graph is one graph)'),
       trajectories: z.number().int().min(1).max(64).default(1).describe('Trajectories per question and graph'),
       update: z.enum(['sync', 'async']).default('sync').describe('sync: every agent each round; async: each with probability ε'),
@@ -117,6 +125,13 @@ export const opinionsLab = defineLab({
         .enum(['expert', 'expert+persona'])
         .default('expert')
         .describe("Objective questions: the worked example only (the method), or after the node's persona"),
+    }),
+    // Screening (mode 'screening'): every agent votes `samples` times on every candidate question (the community's
+    // questions, or every question of its kind); the questions are ranked by vote entropy, the top `keep` kept.
+    screening: group({
+      agents: z.number().int().min(2).max(256).default(32).describe('Agents sampled (personas drawn from the pool)'),
+      samples: z.number().int().min(1).max(16).default(8).describe('Votes per agent and question'),
+      keep: z.number().int().min(1).max(64).default(8).describe('Questions kept: the highest vote entropy'),
     }),
     sets: setsGroup(),
     runtime: runtimeGroup(),

@@ -148,6 +148,7 @@ export function trajectoriesFromBundle(bundle: RunBundle, opts: { rounds?: numbe
     if (!parsed.ok) return { ok: false, message: `run ${meta.id}: ${parsed.message}` };
     return { ok: true, trajectories: parsed.file.trajectories, source: 'records', note: `${raw.length} complete community trajectories` };
   }
+  if (config.mode === 'screening') return { ok: false, message: `run ${meta.id} is a question screening: it has votes on questions, not trajectories to fit` };
   if (!bundle.episodes.length) return { ok: false, message: `run ${meta.id} has no finished episode` };
   const rounds = Math.min(opts.rounds ?? 8, config.dynamics.steps);
   try {

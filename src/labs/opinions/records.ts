@@ -1,7 +1,7 @@
 /**
  * The Opinions lab's stored records, declared once (docs/opinions-lab.md, "Records"). A simulation replica holds one
  * step row per step, without a `kind` (runner.ts); a community round holds one `round` row and one `agent` row per
- * agent (community-runner.ts). community-data.ts, the summaries, the fits and the views read them. Pure.
+ * agent (community-runner.ts); a screening holds one `screen` row per candidate question (screening-runner.ts). community-data.ts, the summaries, the fits and the views read them. Pure.
  */
 import { z } from 'zod';
 import { episodeReader } from '../../core/runs/records';
@@ -84,11 +84,38 @@ export const roundRow = z.object({
   edges: z.string(),
 });
 
-export const opinionsRecord = z.discriminatedUnion('kind', [stepRow, agentRow, roundRow]);
+/** One candidate question of a screening (mode 'screening'): every sampled agent's votes, and their spread. */
+export const screenRow = z.object({
+  kind: z.literal('screen'),
+  question: z.string(),
+  questionKind,
+  questionText: z.string(),
+  /** Each sampled agent: its persona and its votes as parsed (null when unparseable) and as written. */
+  agents: z.array(
+    z.object({
+      persona: z.string(),
+      votes: z.array(z.enum(['A', 'B', 'Agree', 'Disagree']).nullable()),
+      rawVotes: z.array(z.string()),
+    }),
+  ),
+  /** Share of +1 (Agree, A) among the parsed votes; null when none parsed. */
+  share: z.number().nullable(),
+  /** Pooled vote entropy in bits, and its parts within and between agents (src/core/vote-spread.ts). */
+  entropy: z.number(),
+  within: z.number(),
+  between: z.number(),
+  parsed: count,
+  failed: count,
+  calls: count,
+  seconds: z.number(),
+});
+
+export const opinionsRecord = z.discriminatedUnion('kind', [stepRow, agentRow, roundRow, screenRow]);
 
 export type StepRow = z.infer<typeof stepRow>;
 export type AgentRow = z.infer<typeof agentRow>;
 export type RoundRow = z.infer<typeof roundRow>;
+export type ScreenRow = z.infer<typeof screenRow>;
 export type OpinionsRecord = z.infer<typeof opinionsRecord>;
 
 const reader = episodeReader(opinionsRecord);

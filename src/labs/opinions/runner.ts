@@ -6,6 +6,7 @@ import { communityLayout, communityProblem, MAX_COMMUNITY_AGENTS } from './commu
 /** The community size that the one-click fix for a too-large graph offers: runs in about a minute on WASM. */
 const SMALL_COMMUNITY = 12;
 import { communityLivePlot, runCommunityEpisode, summarizeCommunity } from './community-runner';
+import { planScreening, runScreeningEpisode, screeningLivePlot, summarizeScreening } from './screening-runner';
 import { configNodeCount, simulationProblem, simulationSetup, type OpinionsConfig } from './graph';
 import type { OpinionsRecord, StepRow } from './records';
 
@@ -13,7 +14,8 @@ import type { OpinionsRecord, StepRow } from './records';
 const CHUNK = 50;
 
 /**
- * `mode: 'community'` runs LLM agents (community-runner.ts: one episode per round of one trajectory).
+ * `mode: 'community'` runs LLM agents (community-runner.ts: one episode per round of one trajectory); `mode:
+ * 'screening'` samples them on candidate questions (screening-runner.ts: one episode per question).
  *
  * Pure kinetic-Ising simulation: each episode is one replica, started from a seeded random s(0) on the graph that
  * the run seed fixes (or the custom graph the config carries). Random fields are quenched: drawn once from the run
@@ -22,6 +24,7 @@ const CHUNK = 50;
 export const opinionsRunner: LabRunner<OpinionsConfig, OpinionsRecord> = {
   lab: 'opinions',
   plan(config) {
+    if (config.mode === 'screening') return planScreening(config);
     if (config.mode === 'community') {
       const models = [config.community.model];
       const problem = communityProblem(config);
@@ -57,6 +60,7 @@ export const opinionsRunner: LabRunner<OpinionsConfig, OpinionsRecord> = {
     return { episodes: config.dynamics.replicas, bytesPerEpisode: n + 40 * (config.dynamics.steps + 1), models: [] };
   },
   async runEpisode(config, ctx) {
+    if (config.mode === 'screening') return runScreeningEpisode(config, ctx);
     if (config.mode === 'community') return runCommunityEpisode(config, ctx);
     const { graph, params } = simulationSetup(config);
     const d = config.dynamics;
@@ -79,6 +83,7 @@ export const opinionsRunner: LabRunner<OpinionsConfig, OpinionsRecord> = {
     };
   },
   livePlot(config, episodes) {
+    if (config.mode === 'screening') return screeningLivePlot(episodes);
     if (config.mode === 'community') return communityLivePlot(config, episodes);
     const last = episodes[episodes.length - 1];
     if (!last) return null;
@@ -91,6 +96,7 @@ export const opinionsRunner: LabRunner<OpinionsConfig, OpinionsRecord> = {
     };
   },
   summarize(config, episodes) {
+    if (config.mode === 'screening') return summarizeScreening(config, episodes);
     if (config.mode === 'community') return summarizeCommunity(config, episodes);
     const tail = (rows: StepRow[]) => rows.slice(Math.floor(rows.length / 2)).map((r) => r.absN);
     const perEpisode = episodes.map((e) => {
