@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { similarityLab, type SimilarityConfig } from '../../src/labs/similarity/config';
 import { validateConfig } from '../../src/core/config/validate';
-import { conditionalEntropy, playNovelty, uniqueness } from '../../src/labs/similarity/novelty';
+import { conditionalEntropy, playNovelty, uniqueness, uniquenessByCosine } from '../../src/labs/similarity/novelty';
 import { noveltyQueue, similarityRunner } from '../../src/labs/similarity/runner';
 import { summarizeNovelty } from '../../src/labs/similarity/novelty-analysis';
 import type { RunnerModel } from '../../src/core/runs/models';
@@ -114,5 +114,55 @@ describe('Similarity novelty tasks', () => {
     ]);
     expect(s.rows.every((r) => r.sim === null)).toBe(true); // no CKA pairs given
     expect(s.regressions.map((r) => r.game)).toEqual(['haiku.uniqueness', 'haiku.mi']);
+  });
+
+  it('with the embedding rule, stores each side’s cosines and calibration, and counts classes by them', async () => {
+    // Bag-of-words states: texts that share words point the same way, so paraphrases score high.
+    const withStates = (id: string, world: string): RunnerModel => {
+      const m = fakeGameModel({ id, world });
+      const H = 32;
+      return {
+        ...m,
+        numLayers: 2,
+        hiddenSize: H,
+        async encode(prompts: string[]) {
+          const data = new Float32Array(prompts.length * 3 * H);
+          prompts.forEach((p, i) => {
+            for (const w of p.toLowerCase().match(/[a-z]+/g) ?? []) {
+              let h = 0;
+              for (const ch of w) h = (h * 31 + ch.charCodeAt(0)) % H;
+              for (let l = 0; l < 3; l++) data[(i * 3 + l) * H + h] += 1;
+            }
+          });
+          return { data, shape: [prompts.length, 3, H] as [number, number, number], lengths: prompts.map(() => 1) };
+        },
+      };
+    };
+    const rec = await playNovelty({
+      task: 'haiku',
+      a: withStates('ea', 'north'),
+      b: withStates('eb', 'south'),
+      repeat: 0,
+      rounds: 5,
+      temperature: 0.7,
+      seedKey: 'e',
+      signal: new AbortController().signal,
+      progress: () => {},
+      embeddingLayer: 0.5,
+    });
+    expect(expectRecordsFit(similarityRecord, [{ index: 0, records: [rec], tensors: {} }])).toEqual(['novelty']);
+    const emb = rec.embedding!;
+    expect(emb.sides.map((s) => [s.model, s.layer])).toEqual([
+      ['ea', 1],
+      ['eb', 1],
+    ]);
+    const n = rec.rounds.filter((r) => r.joint[0].text !== null).length;
+    expect(emb.sides[0].joint).toHaveLength((n * (n - 1)) / 2);
+    expect(emb.sides[0].balancedAccuracy).toBeGreaterThan(0.5);
+    const s = summarizeNovelty([{ index: 0, records: [rec], tensors: {} }], [], 'linear')!;
+    expect(s.equivalence).toMatch(/^embeddings: .*ea, layer 1: cosine ≥/);
+    expect(s.pairs[0].uniqueJoint[0]).toBe(uniquenessByCosine(n, emb.sides[0].joint, emb.sides[0].threshold).classes);
+    // Identical texts are one class, whatever the threshold below 1.
+    expect(uniquenessByCosine(3, [1, 0.2, 0.2], 0.9)).toEqual({ classes: 2, classOf: [0, 0, 1] });
   });
 });

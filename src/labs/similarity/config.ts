@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineLab } from '../../core/config/lab-definition';
-import { group, modelIdField, runtimeGroup, seedField } from '../../core/config/fields';
+import { group, modelIdField, probability, runtimeGroup, seedField } from '../../core/config/fields';
 import { COVARIATES } from './covariates';
 
 /** Chat-template tokens in a probe would be read as template structure, not as the probe's text. */
@@ -59,6 +59,15 @@ export const similarityLab = defineLab({
       .default([])
       .describe('story, biography, haiku, vacation; every pair of models (each with itself too) writes together and alone'),
     noveltyRounds: z.number().int().min(2).max(10).default(10).describe('Rounds of each novelty task (the method: 10)'),
+    uniqueness: group({
+      rule: z
+        .enum(['unigram', 'embedding'])
+        .default('unigram')
+        .describe(
+          "When two texts count as the same: unigram overlap (half their distinct words shared), or the cosine of the model's states, thresholded on labelled paraphrases",
+        ),
+      layer: probability(0.5).describe('Embedding rule: the layer whose states are compared, as a share of the depth'),
+    }),
     regression: group({
       covariates: z
         .array(z.enum(COVARIATES))

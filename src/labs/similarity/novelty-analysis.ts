@@ -3,8 +3,9 @@ import type { NoveltyTask } from '../../core/prompts/similarity';
 import type { SimilarityPair } from './pairs';
 import { simOfPair, type GameRow } from './games-analysis';
 import { similarityRegression, type RegressionOptions, type SimilarityRegression } from './regression';
-import { uniqueness } from './novelty';
-import type { SimilarityRecord } from './records';
+import { uniqueness, uniquenessByCosine } from './novelty';
+import type { NoveltyRecord, SimilarityRecord } from './records';
+import { PARAPHRASE_SET } from './paraphrase-set';
 
 export interface NoveltyPairSummary {
   task: NoveltyTask;
@@ -40,6 +41,9 @@ export function summarizeNovelty(
   const records = episodes.flatMap((e) => e.records.filter((r) => r.kind === 'novelty'));
   if (!records.length) return null;
   const rows: GameRow[] = [];
+  // Which rule decided each side's classes: a run stored before the embedding rule (or with unigram) has no cosines.
+  const embedded: NonNullable<NoveltyRecord['embedding']>['sides'] = [];
+  let unigram = 0;
   const byPair = new Map<string, { s: NoveltyPairSummary; uj: number[][]; us: number[][]; mi: number[][] }>();
   for (const rec of records) {
     const key = `${rec.task}|${rec.a}|${rec.b}`;
@@ -58,9 +62,14 @@ export function summarizeNovelty(
     const sim = simOfPair(pairs, rec.a, rec.b, kind);
     const measures = ([0, 1] as const).map((side) => {
       const texts = (which: 'joint' | 'solo') => rec.rounds.map((r) => r[which][side].text).filter((t): t is string => t !== null);
+      const emb = rec.embedding?.sides[side];
+      const classes = (which: 'joint' | 'solo') =>
+        emb ? uniquenessByCosine(texts(which).length, emb[which], emb.threshold).classes : uniqueness(texts(which)).classes;
+      if (emb) embedded.push(emb);
+      else unigram++;
       return {
-        uj: uniqueness(texts('joint')).classes,
-        us: uniqueness(texts('solo')).classes,
+        uj: classes('joint'),
+        us: classes('solo'),
         mi: mean(rec.mi.filter((m) => m.side === side).map((m) => m.mi)),
       };
     });
@@ -84,11 +93,24 @@ export function summarizeNovelty(
     mi: [mean(mi[0]), mean(mi[1])] as [number, number],
   }));
   return {
-    equivalence: 'unigram overlap: two texts are equal when 2 × shared distinct words ≥ the larger distinct-word count',
+    equivalence: equivalenceNote(embedded, unigram),
     pairs: summaries,
     rows,
     regressions: noveltyRegressions(rows, options),
   };
+}
+
+const UNIGRAM = 'unigram overlap: two texts are equal when 2 × shared distinct words ≥ the larger distinct-word count';
+
+/** In plain words, the rule that decided the classes, with each model's calibration when it was the embedding one. */
+function equivalenceNote(embedded: NonNullable<NoveltyRecord['embedding']>['sides'], unigram: number): string {
+  if (!embedded.length) return UNIGRAM;
+  const byModel = new Map(embedded.map((e) => [e.model, e]));
+  const cal = [...byModel.values()].map(
+    (e) => `${e.model}, layer ${e.layer}: cosine ≥ ${e.threshold.toFixed(3)}, ${(100 * e.balancedAccuracy).toFixed(0)} % balanced accuracy on them`,
+  );
+  const rule = `embeddings: two texts are equal when the cosine of their states reaches the threshold calibrated on ${PARAPHRASE_SET.length} labelled pairs (${cal.join('; ')})`;
+  return unigram ? `${rule}; ${unigram} sides of older episodes by ${UNIGRAM}` : rule;
 }
 
 /** One regression per novelty outcome (`<task>.uniqueness`, `<task>.mi`). */

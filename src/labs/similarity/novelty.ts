@@ -5,6 +5,8 @@ import { throwIfAborted } from '../../core/cancel';
 import type { ChatMessage, ParseResult } from '../../core/prompts/shared';
 import { buildBrainstormPrompt, buildFinalTextPrompt, parseBrainstorm, parseFinalText, type NoveltyTask } from '../../core/prompts/similarity';
 import type { MutualInformation, NoveltyRecord, NoveltyRound, Written } from './records';
+import { greedyClasses, upperIndex } from '../../core/equivalence';
+import { embeddingEquivalence } from './equivalence';
 
 export const NOVELTY_ATTEMPTS = 3;
 const MAX_TOKENS = { brainstorm: 60, story: 130, biography: 110, haiku: 40, vacation: 40 } as const;
@@ -13,6 +15,8 @@ export type { MutualInformation, NoveltyRecord, NoveltyRound, Written } from './
 
 export interface NoveltyPlay {
   task: NoveltyTask;
+  /** Embedding equivalence for the uniqueness count: the layer as a share of the depth; absent: unigram overlap. */
+  embeddingLayer?: number;
   a: RunnerModel;
   b: RunnerModel;
   repeat: number;
@@ -113,7 +117,11 @@ export async function playNovelty(play: NoveltyPlay): Promise<NoveltyRecord> {
       if (h.tokens > 0) mi.push({ side, round: r + 1, soloRound: s.i + 1, ...h, mi: h.hY - h.hYgivenS });
     }
   }
-  return { kind: 'novelty', task, a: play.a.id, b: play.b.id, repeat: play.repeat, rounds, mi };
+  const record: NoveltyRecord = { kind: 'novelty', task, a: play.a.id, b: play.b.id, repeat: play.repeat, rounds, mi };
+  if (play.embeddingLayer === undefined) return record;
+  throwIfAborted(play.signal);
+  play.progress(play.rounds / (play.rounds + 1), `${task}: text embeddings`);
+  return { ...record, embedding: await embeddingEquivalence(models, rounds, play.embeddingLayer) };
 }
 
 /**
@@ -124,17 +132,12 @@ export async function playNovelty(play: NoveltyPlay): Promise<NoveltyRecord> {
  */
 export function uniqueness(texts: readonly string[]): { classes: number; classOf: number[] } {
   const bags = texts.map((t) => new Set(t.toLowerCase().match(/[a-z0-9']+/g) ?? []));
-  const reps: number[] = [];
-  const classOf: number[] = [];
-  bags.forEach((bag, i) => {
-    const k = reps.findIndex((j) => equivalent(bags[j], bag));
-    if (k >= 0) classOf.push(k);
-    else {
-      classOf.push(reps.length);
-      reps.push(i);
-    }
-  });
-  return { classes: reps.length, classOf };
+  return greedyClasses(bags.length, (rep, i) => equivalent(bags[rep], bags[i]));
+}
+
+/** The same classes under the embedding rule: texts i < j are the same when their stored cosine reaches the threshold. */
+export function uniquenessByCosine(n: number, triangle: readonly number[], threshold: number): { classes: number; classOf: number[] } {
+  return greedyClasses(n, (rep, i) => triangle[upperIndex(n, Math.min(rep, i), Math.max(rep, i))] >= threshold);
 }
 
 function equivalent(x: Set<string>, y: Set<string>): boolean {

@@ -103,6 +103,27 @@ export const noveltyRecord = z.object({
   repeat: count,
   rounds: z.array(noveltyRound),
   mi: z.array(mutualInformation),
+  /**
+   * The embedding equivalence (config uniqueness.rule 'embedding'): per side, the cosines of its joint texts and of
+   * its solo texts (the rounds whose text parsed, in order; upper triangle, row-major) at a layer of its own model,
+   * and the threshold calibrated for that model on the labelled pairs (paraphrase-set.ts). Absent: unigram overlap.
+   */
+  embedding: z
+    .object({
+      /** The layer as a share of the depth (config uniqueness.layer); each side's index is in its row. */
+      share: z.number(),
+      sides: z.array(
+        z.object({
+          model: z.string(),
+          layer: count,
+          threshold: z.number(),
+          balancedAccuracy: z.number(),
+          joint: z.array(z.number()),
+          solo: z.array(z.number()),
+        }),
+      ),
+    })
+    .optional(),
 });
 
 export const similarityRecord = z.discriminatedUnion('kind', [probeRecord, gameRecord, roundRecord, noveltyRecord]);

@@ -90,6 +90,7 @@ export const similarityRunner: LabRunner<SimilarityConfig, SimilarityRecord> = {
         seedKey: `${config.seed}/novelty/${ctx.index}`,
         signal: ctx.signal,
         progress: ctx.progress,
+        ...(config.uniqueness.rule === 'embedding' ? { embeddingLayer: config.uniqueness.layer } : {}),
       });
       return { index: ctx.index, records: [record], tensors: {} };
     }
