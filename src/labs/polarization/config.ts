@@ -56,6 +56,27 @@ export const polarizationLab = defineLab({
       threshold: z.number().min(0).max(4).default(1.5).describe('Agents interact when their opinions differ by less than this'),
       convergence: probability(0.3),
     }),
+    // Mechanism experiments in one run (LLM agents): each trait at each share, and each elite stance, over seeds;
+    // P and H read as the mean of the epochs from readFrom on (the method: 100 agents, epochs 16-20).
+    mechanisms: group({
+      enabled: z
+        .boolean()
+        .default(false)
+        .describe('Run the mechanism experiments: every trait share and elite stance below, each over the seeds (the intervention is not used)'),
+      traits: z
+        .array(z.enum(['confirmationBias', 'selectiveExposure']))
+        .max(2)
+        .default(['confirmationBias', 'selectiveExposure'])
+        .describe('Traits given to a share of the agents'),
+      traitShares: z.array(z.number().min(0).max(1)).max(8).default([0, 0.25, 0.5, 0.75]).describe('Shares of agents with the trait'),
+      eliteStances: z
+        .array(z.enum(['original', 'neutral', 'moderate', 'radical']))
+        .max(4)
+        .default(['original', 'neutral', 'moderate', 'radical'])
+        .describe('Stances of the key opinion leaders (llm.eliteShare of the agents), from the first epoch'),
+      seeds: z.number().int().min(1).max(20).default(3).describe('Runs per condition (seeds seed, seed + 1, …)'),
+      readFrom: z.number().int().min(0).max(200).default(16).describe('P and H are the mean over the epochs from this one to the last'),
+    }),
     intervention: group({
       kind: z.enum(['none', 'randomInteractions', 'moderateOpposing', 'noSelectiveExposure', 'noConfirmationBias', 'neutralElite']).default('none'),
       fromEpoch: z.number().int().min(0).max(200).default(35),

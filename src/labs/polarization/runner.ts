@@ -5,6 +5,7 @@ import { boundedConfidence, coevolvingVoter, initialOpinions } from '../../core/
 import { homophily, opinionDistribution, polarization } from '../../core/polarization/metrics';
 import { buildNetwork, networkFromTensors, networkToTensors, type PolarizationConfig } from './network';
 import { runLlmEpoch } from './llm-runner';
+import { mechanismSlot, planMechanisms, runMechanismEpisode, summarizeMechanisms } from './mechanisms';
 import type { EpochRow, PolarizationRecord } from './records';
 import { echoChamberTable } from '../../core/polarization/metrics';
 import type { Episode } from '../../core/runs/types';
@@ -40,13 +41,18 @@ export const polarizationRunner: LabRunner<PolarizationConfig, PolarizationRecor
   plan(config) {
     if (config.agentKind === 'llm') {
       // per epoch: the opinions, the network, every agent's reasons and the messages in flight (~300 bytes each)
-      return {
-        episodes: config.epochs,
-        chainLength: config.epochs,
-        bytesPerEpisode: 8 * config.agents + 4 * config.agents * (config.network.degree + 1) + 700 * config.agents * (config.network.degree + 1) + 2_000,
-        models: [config.model],
-      };
+      const bytesPerEpisode = 8 * config.agents + 4 * config.agents * (config.network.degree + 1) + 700 * config.agents * (config.network.degree + 1) + 2_000;
+      if (config.mechanisms.enabled) return planMechanisms(config, bytesPerEpisode);
+      return { episodes: config.epochs, chainLength: config.epochs, bytesPerEpisode, models: [config.model] };
     }
+    if (config.mechanisms.enabled)
+      return {
+        episodes: 0,
+        bytesPerEpisode: 0,
+        models: [],
+        unavailable: 'The mechanism experiments give traits and leaders to LLM agents; the classic models have neither.',
+        fix: { label: 'Use LLM agents', config: { ...config, agentKind: 'llm' as const } },
+      };
     if (config.intervention.kind !== 'none') {
       return {
         episodes: 0,
@@ -65,7 +71,7 @@ export const polarizationRunner: LabRunner<PolarizationConfig, PolarizationRecor
   },
   async runEpisode(config, ctx) {
     throwIfAborted(ctx.signal);
-    if (config.agentKind === 'llm') return runLlmEpoch(config, ctx);
+    if (config.agentKind === 'llm') return config.mechanisms.enabled ? runMechanismEpisode(config, ctx) : runLlmEpoch(config, ctx);
     let graph;
     let x: number[];
     const rows: EpochRow[] = [];
@@ -94,11 +100,15 @@ export const polarizationRunner: LabRunner<PolarizationConfig, PolarizationRecor
       tensors: { opinions: { dtype: 'F64', shape: [config.agents], data: Float64Array.from(result.final) }, ...networkToTensors(result.graph) },
     };
   },
-  livePlot(_config, episodes) {
-    const rows = epochRows(episodes);
+  livePlot(config, episodes) {
+    // A mechanism sweep draws the run in progress (its last condition and seed), not every chain end to end.
+    const sweep = config.agentKind === 'llm' && config.mechanisms.enabled;
+    const chain = (e: Episode<PolarizationRecord>) => Math.floor(e.index / config.epochs);
+    const last = episodes[episodes.length - 1];
+    const rows = epochRows(sweep && last ? episodes.filter((e) => chain(e) === chain(last)) : episodes);
     if (!rows.length) return null;
     return {
-      title: 'Polarization P(t) and homophily H(t)',
+      title: sweep && last ? `P(t) and H(t): ${mechanismSlot(config, last.index).condition.label}` : 'Polarization P(t) and homophily H(t)',
       xLabel: 'epoch',
       yLabel: 'value',
       yDomain: [0, 2],
@@ -109,6 +119,7 @@ export const polarizationRunner: LabRunner<PolarizationConfig, PolarizationRecor
     };
   },
   summarize(config, episodes) {
+    if (config.agentKind === 'llm' && config.mechanisms.enabled) return [{ name: 'mechanisms', value: summarizeMechanisms(config, episodes) }];
     const rows = epochRows(episodes);
     const first = rows[0];
     const last = rows[rows.length - 1];
