@@ -11,7 +11,18 @@ import { signedNumber } from '../../src/components/format.ts';
 import type { BenchSuite } from '../run.ts';
 
 const MODEL = 'organism-polarization';
-export const POLARIZATION_SETUP: PolarizationSetup = { model: MODEL, agents: 16, epochs: 10, fromEpoch: 3, seeds: [1, 2, 3], topic: 'gunControl', window: 3 };
+// Six seeds: with three, no intervention but one moved P by 2 SE. Elite share 0.2 (3 leaders of 16): the lab's default
+// 5 % is a single neutral leader here, who sends with the neutral chance (0.25) and moved P by +0.04 ± 0.11.
+export const POLARIZATION_SETUP: PolarizationSetup = {
+  model: MODEL,
+  agents: 16,
+  epochs: 10,
+  fromEpoch: 3,
+  seeds: [1, 2, 3, 4, 5, 6],
+  topic: 'gunControl',
+  window: 3,
+  eliteShare: 0.2,
+};
 
 const suite: BenchSuite = {
   title: 'Model organisms: the Polarization organism',
@@ -52,7 +63,7 @@ const suite: BenchSuite = {
     await rt.dispose();
     lines.push('', '### The whole lab: P(t) without and with each intervention', '');
     lines.push(
-      `LLM agents on the organism (Node CPU fp32): ${s.agents} agents on a small-world network (degree 4), ${s.epochs} epochs, topic ${s.topic}, interventions from epoch ${s.fromEpoch + 1}; seeds ${s.seeds.join(', ')}; P is the mean of the last ${s.window} epochs; ± is the standard error over seeds (differences paired by seed). ${((performance.now() - t0) / 1000).toFixed(0)} s in all.`,
+      `LLM agents on the organism (Node CPU fp32): ${s.agents} agents on a small-world network (degree 4), ${s.epochs} epochs, topic ${s.topic}, interventions from epoch ${s.fromEpoch + 1}, neutral-elite share ${s.eliteShare ?? 0.05}; seeds ${s.seeds.join(', ')}; P is the mean of the last ${s.window} epochs; ± is the standard error over seeds (differences paired by seed). ${((performance.now() - t0) / 1000).toFixed(0)} s in all.`,
       '',
     );
     lines.push('| intervention | P (final) | P − P(none) | in SEs | H (final) | P(t), mean over seeds | unparsed / calls |', '|---|---|---|---|---|---|---|');

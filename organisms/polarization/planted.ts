@@ -11,9 +11,11 @@ console.log(
       polarization: POLARIZATION_LAW,
       expected: {
         none: 'echo chambers: links to the other side are dropped (H rises) and same-side messages radicalise (P rises)',
-        randomInteractions: 'every link is cut and rewired at random: H falls; opposing messages backfire, so P falls little',
-        moderateOpposing: 'links only to moderates of the other side: H falls to 0 among sided agents; backfire raises P',
-        noSelectiveExposure: '"likes diverse views": every link kept with the same probability, so H stops rising',
+        randomInteractions:
+          'every link is cut and rewired at random: H falls; opposing messages backfire (0.12) more often than they persuade (0.08), so P rises',
+        moderateOpposing:
+          "links only to moderates of the other side: H falls to 0 among sided agents; backfire against the moderates' pull leaves P about where it was",
+        noSelectiveExposure: '"likes diverse views": every link kept with the same probability, so H rises less; the opposing links kept backfire, so P rises',
         noConfirmationBias: '"open to persuasion": one step toward the messages\' mean, no backfire: P falls',
         neutralElite: 'neutral leaders pull their readers one step toward 0: P falls',
       },
