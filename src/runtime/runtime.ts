@@ -10,8 +10,7 @@ import { findModel, isHubId, type RegistryEntry } from '../../models/registry';
 import { chooseBackend, type GpuInfo } from './choose';
 import { tokenizerId } from './tokenizer-id';
 import { applyBitmask, GrammarSession } from './grammar';
-import { sampleToken } from './sampling';
-import { now, readTensor } from './tensors';
+import { now, readTensor, seededSampler, tapPrefill } from './generation';
 import { sampleFromOnePrefill } from './samples';
 import { createTapFetch, type FetchLike, type TapFetch, type TapFetchOptions } from './tap-fetch';
 import { hubEndpoint } from './hub';
@@ -337,49 +336,26 @@ export class ModelRuntime implements ModelApi {
     const attention_mask = new tf.Tensor('int64', new BigInt64Array(promptLen).fill(1n), [1, promptLen]);
     const L1 = info.numLayers + 1;
     const H = info.hiddenSize;
-    let prefillStates: Float32Array | null = null;
-    let prefillMs = 0;
-    let calls = 0;
     // Constrained decoding: before each forward call, the token chosen last (the call's input) is fed to the grammar
     // matcher and the next step's allowed tokens are fetched (XGrammar answers asynchronously; the logits processor
     // that applies them is synchronous).
     const matcher = options.grammar ? await (await this.grammarSession(info)).matcher(options.grammar) : null;
     let allowed: Int32Array | null = matcher ? await matcher.getNextTokenBitmask() : null;
-    const forward = m.forward;
-    m.forward = async (inputs: unknown) => {
-      const t = now();
-      if (matcher && calls > 0) {
-        const ids = (inputs as { input_ids: { data: BigInt64Array } }).input_ids.data;
-        const last = Number(ids[ids.length - 1]);
-        if (!matcher.acceptToken(last)) throw new Error(`constrained decoding: the grammar refused token ${last}`);
-        allowed = matcher.isTerminated() ? null : await matcher.getNextTokenBitmask();
-      }
-      const out = await forward.call(m, inputs);
-      const hs = out[TAP_OUTPUT];
-      if (calls++ === 0) {
-        if (hs) prefillStates = await readTensor(hs); // [L+1, 1, H]: the prompt's last token
-        prefillMs = now() - t;
-      } else if (hs?.location === 'gpu-buffer') hs.dispose();
-      delete out[TAP_OUTPUT];
-      return out;
-    };
+    const tap = tapPrefill(
+      m,
+      matcher
+        ? async (call, inputs) => {
+            if (call === 0) return;
+            const ids = (inputs as { input_ids: { data: BigInt64Array } }).input_ids.data;
+            const last = Number(ids[ids.length - 1]);
+            if (!matcher.acceptToken(last)) throw new Error(`constrained decoding: the grammar refused token ${last}`);
+            allowed = matcher.isTerminated() ? null : await matcher.getNextTokenBitmask();
+          }
+        : undefined,
+    );
     const temperature = options.temperature ?? 0;
     const rng = createRng(options.seed ?? 0);
     const params = { temperature, topP: options.topP ?? 1 };
-    class SeededSampler extends tf.LogitsProcessor {
-      _call(_ids: unknown, logits: TF) {
-        const V = logits.dims.at(-1);
-        const data = logits.data as Float32Array;
-        for (let b = 0; b * V < data.length; b++) {
-          const row = data.subarray(b * V, (b + 1) * V);
-          const pick = sampleToken(row, params, rng);
-          const v = row[pick];
-          row.fill(-Infinity);
-          row[pick] = Number.isFinite(v) ? v : 0;
-        }
-        return logits;
-      }
-    }
     class GrammarMask extends tf.LogitsProcessor {
       _call(_ids: unknown, logits: TF) {
         if (allowed) applyBitmask(logits.data as Float32Array, allowed);
@@ -430,12 +406,13 @@ export class ModelRuntime implements ModelApi {
         min_length: 0,
         min_new_tokens: null,
         // The mask first, so that sampling (or the greedy pick) only sees tokens the grammar allows.
-        logits_processor: [...(matcher ? [new GrammarMask()] : []), ...(temperature > 0 ? [new SeededSampler()] : [])],
+        logits_processor: [...(matcher ? [new GrammarMask()] : []), ...(temperature > 0 ? [seededSampler(tf, params, () => rng)] : [])],
         stopping_criteria: [new Stopper()],
       });
     } finally {
-      delete m.forward;
+      tap.restore();
     }
+    const prefillMs = tap.ms;
     const totalMs = now() - t0;
     const all = Array.from(sequences.data as BigInt64Array, Number);
     sequences.dispose?.();
@@ -449,7 +426,7 @@ export class ModelRuntime implements ModelApi {
     }
     if (finish === 'length' && tokens.length && this.eosIds.has(tokens[tokens.length - 1])) finish = 'eos';
     const decodeMs = Math.max(0, totalMs - prefillMs);
-    const states = prefillStates as Float32Array | null;
+    const states = tap.states;
     if (states && states.length !== L1 * H) throw new Error(`hidden states have ${states.length} values, expected ${L1}×${H}`);
     tokens = tokens.map(Number);
     return {

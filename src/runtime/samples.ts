@@ -11,10 +11,9 @@
  * Only for cache tensors that live on the CPU (the wasm and Node backends): on WebGPU the runtime makes K calls.
  */
 import { createRng, type Rng } from '../core/rng';
-import { TAP_OUTPUT } from '../core/onnx/taps';
 import { sampleToken, type SamplingParams } from './sampling';
 import type { GenerateOptions, GenerateResult } from './types';
-import { now, readTensor } from './tensors';
+import { now, seededSampler, tapPrefill } from './generation';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- transformers.js models and tensors, as in runtime.ts */
 type TF = any;
@@ -67,40 +66,12 @@ export async function sampleFromOnePrefill(
   const L1 = host.numLayers + 1;
   const H = host.hiddenSize;
 
-  let prefillStates: Float32Array | null = null;
-  let prefillMs = 0;
-  let calls = 0;
+  const tap = tapPrefill(m);
   let lastLogits: Float32Array | null = null;
-  const forward = m.forward;
-  m.forward = async (inputs: unknown) => {
-    const t = now();
-    const out = await forward.call(m, inputs);
-    const hs = out[TAP_OUTPUT];
-    if (calls++ === 0) {
-      if (hs) prefillStates = await readTensor(hs); // [L+1, 1, H]: the prompt's last token
-      prefillMs = now() - t;
-    } else if (hs?.location === 'gpu-buffer') hs.dispose();
-    delete out[TAP_OUTPUT];
-    return out;
-  };
   // The prefill's logits for the last prompt position, before any processor touches them.
   class Capture extends tf.LogitsProcessor {
     _call(_ids: unknown, logits: TF) {
       lastLogits = Float32Array.from(logits.data as Float32Array);
-      return logits;
-    }
-  }
-  class RowSampler extends tf.LogitsProcessor {
-    _call(_ids: unknown, logits: TF) {
-      const V = logits.dims.at(-1);
-      const data = logits.data as Float32Array;
-      for (let b = 0; b * V < data.length; b++) {
-        const row = data.subarray(b * V, (b + 1) * V);
-        const pick = sampleToken(row, params, rngs[b]);
-        const v = row[pick];
-        row.fill(-Infinity);
-        row[pick] = Number.isFinite(v) ? v : 0;
-      }
       return logits;
     }
   }
@@ -162,7 +133,7 @@ export async function sampleFromOnePrefill(
         past_key_values: tileCache(tf, cache, k),
         max_new_tokens: maxNewTokens - 1,
         ...common,
-        logits_processor: [new RowSampler()],
+        logits_processor: [seededSampler(tf, params, (row) => rngs[row])],
         stopping_criteria: [new RowStopper()],
       });
       const width = out.dims[1];
@@ -172,8 +143,9 @@ export async function sampleFromOnePrefill(
     }
     await cache.dispose();
   } finally {
-    delete m.forward;
+    tap.restore();
   }
+  const prefillMs = tap.ms;
   const totalMs = now() - t0;
   if (host.isCancelled()) ended.fill('cancelled');
   return rows.map((raw, b) => {
@@ -183,7 +155,7 @@ export async function sampleFromOnePrefill(
     const cut = stops.map((s) => text.indexOf(s)).filter((i) => i >= 0);
     if (cut.length) text = text.slice(0, Math.min(...cut));
     const finish: GenerateResult['finishReason'] = ended[b] ?? 'length';
-    const states = prefillStates as Float32Array | null;
+    const states = tap.states;
     return {
       text,
       tokens,
