@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { epochStates, linkLevelsCsv, mapCsv, mapLayout, readEpoch } from '../../src/labs/polarization/network-map';
+import { epochStates, linkLevelsCsv, mapCsv, mapLayout, mapLayoutSteps, readEpoch } from '../../src/labs/polarization/network-map';
 import { networkToTensors } from '../../src/labs/polarization/network';
 import { ringLattice } from '../../src/core/graphs/directed';
 import type { Episode } from '../../src/core/runs/types';
@@ -50,6 +50,12 @@ describe('the Polarization opinion map, link-level homophily and distribution', 
     expect(mapLayout(first, 'run-1')).toEqual(a);
     expect(a.every(([x, y]) => x >= 0 && x <= 1 && y >= 0 && y <= 1)).toBe(true);
     expect(new Set(a.map((p) => p.join())).size).toBe(6);
+    // Run a few ticks a frame, as the view does: the same end, whatever the slices (no dependence on timing).
+    for (const slice of [1, 7, 20]) {
+      const steps = mapLayoutSteps(first, 'run-1');
+      while (steps.step(slice));
+      expect(steps.positions()).toEqual(a);
+    }
   });
 
   it('exports the map and the level tables as CSV', () => {

@@ -19,6 +19,11 @@ interface LayoutNode extends SimulationNodeDatum {
 export interface ForceLayout {
   /** Runs ticks for at most `budgetMs`; returns true while the layout still moves. */
   advance(budgetMs: number): boolean;
+  /**
+   * Runs at most `ticks` ticks; returns true while the layout still moves. Unlike `advance`, the result does not
+   * depend on the machine's speed: the same graph and seed reach the same positions after the same ticks.
+   */
+  tick(ticks: number): boolean;
   positions(): [number, number][];
 }
 
@@ -42,6 +47,13 @@ export function forceLayout(g: LayoutGraph, seed: number | string = 0): ForceLay
         if (sim.alpha() < sim.alphaMin()) return false;
         sim.tick();
       } while (performance.now() < until);
+      return sim.alpha() >= sim.alphaMin();
+    },
+    tick(ticks: number) {
+      for (let k = 0; k < ticks; k++) {
+        if (sim.alpha() < sim.alphaMin()) return false;
+        sim.tick();
+      }
       return sim.alpha() >= sim.alphaMin();
     },
     positions: () => nodes.map((n) => [n.x ?? 0, n.y ?? 0]),

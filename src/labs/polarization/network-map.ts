@@ -28,11 +28,25 @@ export function epochStates(episodes: readonly Episode[]): EpochState[] {
     });
 }
 
+/** Positions scaled into [0, 1]², keeping the aspect. */
+function normalise(pos: [number, number][]): [number, number][] {
+  const xs = pos.map((p) => p[0]);
+  const ys = pos.map((p) => p[1]);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const span = Math.max(x1 - x0, y1 - y0) || 1;
+  return pos.map(([x, y]) => [(x - x0) / span, (y - y0) / span]);
+}
+
+/** Ticks of the map's layout: d3's default cooling reaches its end in about 300; past this it stops anyway. */
+export const MAP_LAYOUT_TICKS = 400;
+
 /**
- * Node positions in [0, 1]², laid out once from the first epoch's network with the seeded force layout, so that the
- * agents stay where they are while their links and opinions change from epoch to epoch.
+ * The opinion map's layout, laid out once from the first epoch's network with the seeded force layout, so that the
+ * agents stay where they are while their links and opinions change from epoch to epoch. `step(ticks)` advances it by
+ * a fixed number of ticks (a view runs a few per frame, so a large network never blocks the page), and the
+ * positions, in [0, 1]², depend only on the network, the seed and the ticks run, never on the machine's speed.
  */
-export function mapLayout(first: EpochState, seed: number | string): [number, number][] {
+export function mapLayoutSteps(first: EpochState, seed: number | string): { step(ticks: number): boolean; positions(): [number, number][] } {
   const n = first.graph.n;
   const circle: [number, number][] = Array.from({ length: n }, (_, i) => [
     100 * Math.cos((2 * Math.PI * i) / Math.max(1, n)),
@@ -40,13 +54,22 @@ export function mapLayout(first: EpochState, seed: number | string): [number, nu
   ]);
   const edges = first.graph.out.flatMap((row, i) => row.map((j) => [i, j] as [number, number]));
   const layout = forceLayout({ positions: circle, edges }, seed);
-  for (let ticks = 0; ticks < 20 && layout.advance(50); ticks++);
-  const pos = layout.positions();
-  const xs = pos.map((p) => p[0]);
-  const ys = pos.map((p) => p[1]);
-  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  const span = Math.max(x1 - x0, y1 - y0) || 1;
-  return pos.map(([x, y]) => [(x - x0) / span, (y - y0) / span]);
+  let done = 0;
+  return {
+    step(ticks: number) {
+      const k = Math.min(ticks, MAP_LAYOUT_TICKS - done);
+      done += k;
+      return layout.tick(k) && done < MAP_LAYOUT_TICKS;
+    },
+    positions: () => normalise(layout.positions()),
+  };
+}
+
+/** The finished layout at once (the CSV export, tests): every tick, no frames. */
+export function mapLayout(first: EpochState, seed: number | string): [number, number][] {
+  const steps = mapLayoutSteps(first, seed);
+  while (steps.step(MAP_LAYOUT_TICKS));
+  return steps.positions();
 }
 
 export interface EpochReadout {
