@@ -9,7 +9,7 @@ import { grammarAccepts } from '../../src/runtime/grammar';
 import { GRAMMARS } from '../../src/core/prompts/grammars';
 import type { ModelRuntime } from '../../src/runtime/runtime';
 import { parseJsonObject } from '../../src/core/prompts/shared';
-import { REPLY_FORMAT_NAMES, REPLY_FORMATS, type FormatParams } from '../../src/core/prompts/formats';
+import { constrainedReply, REPLY_FORMAT_NAMES, REPLY_FORMATS, type FormatParams } from '../../src/core/prompts/formats';
 import { standinFolders, STANDIN_ARCHS } from '../helpers/standins';
 import { validateConfig } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
@@ -22,18 +22,19 @@ const PARAMS: FormatParams = { letter: 'b', wealth: 40, word: 'bread' };
 const STRUCTURED = REPLY_FORMAT_NAMES.filter((n) => REPLY_FORMATS[n].grammar);
 
 /**
- * Every structured format's grammar, on one model: each reply parses, greedy and sampled, on varied prompts. The
- * token budget covers each grammar's longest reply even spelled one character per token (a random-weight stand-in
- * may do that): a reply cut short by the budget is the one way a constrained reply can still fail to parse.
+ * Every structured format's grammar, on one model: each reply parses, greedy and sampled, on varied prompts, under
+ * exactly the budget the labs give it (constrainedReply: the grammar's longest reply at one character a token, which
+ * a random-weight stand-in may spell). A reply cut short by the budget is the one way a constrained reply can still
+ * fail to parse, so this also checks GRAMMAR_MAX_CHARS.
  */
 async function everyFormatParses(rt: ModelRuntime): Promise<string[]> {
   const refused: string[] = [];
   for (const name of STRUCTURED) {
     const f = REPLY_FORMATS[name];
-    const grammar = f.grammar!(PARAMS);
+    const { grammar, minTokens } = constrainedReply(name, PARAMS)!;
     for (const [k, content] of PROMPTS.entries()) {
       const temperature = k % 2 ? 0.9 : 0;
-      const r = await rt.generate({ messages: [{ role: 'user', content }], grammar, temperature, seed: k, maxNewTokens: 1000 });
+      const r = await rt.generate({ messages: [{ role: 'user', content }], grammar, temperature, seed: k, maxNewTokens: minTokens });
       const parsed = f.parse(r.text, PARAMS);
       if (!parsed.ok) refused.push(`${name}: ${JSON.stringify(r.text)} (${parsed.reason})`);
     }

@@ -1,4 +1,5 @@
 import { REPLY_FORMATS } from '../../src/core/prompts/formats';
+import { GRAMMAR_MAX_CHARS } from '../../src/core/prompts/grammars';
 import { describe, expect, it } from 'vitest';
 import { synchronyLab } from '../../src/labs/synchrony/config';
 import { validateConfig } from '../../src/core/config/validate';
@@ -215,7 +216,8 @@ describe('synchrony episodes', () => {
       expect(judgeCalls.length).toBeGreaterThan(0);
       for (const call of judgeCalls) {
         expect(call.options.grammar).toBe(decoding === 'constrained' ? REPLY_FORMATS['judge-json'].grammar!() : undefined);
-        expect(call.options.maxNewTokens).toBe(decoding === 'constrained' ? 800 : 400);
+        // Its longest reply (GRAMMAR_MAX_CHARS.judgeJson, 880 characters) at one character a token, and the end.
+        expect(call.options.maxNewTokens).toBe(decoding === 'constrained' ? GRAMMAR_MAX_CHARS.judgeJson() + 1 : 400);
       }
     }
   });

@@ -20,7 +20,7 @@ import {
 } from './similarity';
 import { parseJudge, parseUtterance } from './synchrony';
 import type { ParseResult } from './shared';
-import { GRAMMARS } from './grammars';
+import { GRAMMAR_MAX_CHARS, GRAMMARS } from './grammars';
 
 /** What some formats need besides the reply: the game's letter, the secret word, the player's money, names. */
 export interface FormatParams {
@@ -49,6 +49,22 @@ export interface ReplyFormat {
   parse(raw: unknown, params?: FormatParams): ParseResult<unknown>;
   /** For constrained decoding: an EBNF grammar whose every reply the parser reads (src/core/prompts/grammars.ts). */
   grammar?(params?: FormatParams): string;
+  /** With a grammar: the longest reply it admits, in characters (GRAMMAR_MAX_CHARS). */
+  maxReplyChars?(params?: FormatParams): number;
+}
+
+/** What a constrained ask needs: the grammar, and a token budget that covers its longest reply. */
+export interface ConstrainedReply {
+  grammar: string;
+  /** The longest reply at one character a token, and the end. */
+  minTokens: number;
+}
+
+/** The format's grammar and the budget its longest reply needs; undefined for a free-text format. */
+export function constrainedReply(name: ReplyFormatName, params?: FormatParams): ConstrainedReply | undefined {
+  const f = REPLY_FORMATS[name];
+  if (!f.grammar || !f.maxReplyChars) return undefined;
+  return { grammar: f.grammar(params), minTokens: f.maxReplyChars(params) + 1 };
 }
 
 const FORMATS = [
@@ -59,6 +75,7 @@ const FORMATS = [
     params: [],
     parse: (r) => parseVote(r, 'subjective'),
     grammar: GRAMMARS.voteSubjective,
+    maxReplyChars: GRAMMAR_MAX_CHARS.voteSubjective,
   },
   {
     name: 'vote-objective',
@@ -67,6 +84,7 @@ const FORMATS = [
     params: [],
     parse: (r) => parseVote(r, 'objective'),
     grammar: GRAMMARS.voteObjective,
+    maxReplyChars: GRAMMAR_MAX_CHARS.voteObjective,
   },
   {
     name: 'stance-message-subjective',
@@ -89,6 +107,7 @@ const FORMATS = [
     params: ['topic'],
     parse: (r, p) => parseStanceUpdate(r, p?.topic),
     grammar: GRAMMARS.stanceJson,
+    maxReplyChars: GRAMMAR_MAX_CHARS.stanceJson,
   },
   {
     name: 'yes-no',
@@ -97,6 +116,7 @@ const FORMATS = [
     params: [],
     parse: (r) => parseYesNo(r),
     grammar: GRAMMARS.yesNo,
+    maxReplyChars: GRAMMAR_MAX_CHARS.yesNo,
   },
   {
     name: 'persuade',
@@ -113,6 +133,7 @@ const FORMATS = [
     params: ['letter'],
     parse: (r, p) => (p?.letter ? parseWord(r, p.letter) : parseSingleWord(r)),
     grammar: (p) => GRAMMARS.word(p?.letter),
+    maxReplyChars: () => GRAMMAR_MAX_CHARS.word(),
   },
   {
     name: 'hint',
@@ -121,6 +142,7 @@ const FORMATS = [
     params: ['word'],
     parse: (r, p) => (p?.word ? parseHint(r, p.word) : parseSingleWord(r)),
     grammar: (p) => GRAMMARS.hint(p?.word),
+    maxReplyChars: () => GRAMMAR_MAX_CHARS.hint(),
   },
   {
     name: 'guess',
@@ -129,6 +151,7 @@ const FORMATS = [
     params: ['letter'],
     parse: (r, p) => (p?.letter ? parseGuess(r, p.letter) : parseSingleWord(r)),
     grammar: (p) => GRAMMARS.word(p?.letter),
+    maxReplyChars: () => GRAMMAR_MAX_CHARS.word(),
   },
   {
     name: 'contribution',
@@ -137,6 +160,7 @@ const FORMATS = [
     params: ['wealth'],
     parse: (r, p) => parsePublicGoods(r, p?.wealth ?? PUBLIC_GOODS_DEFAULT_WEALTH),
     grammar: (p) => GRAMMARS.contribution(p?.wealth ?? PUBLIC_GOODS_DEFAULT_WEALTH),
+    maxReplyChars: (p) => GRAMMAR_MAX_CHARS.contribution(p?.wealth ?? PUBLIC_GOODS_DEFAULT_WEALTH),
   },
   {
     name: 'demand',
@@ -145,6 +169,7 @@ const FORMATS = [
     params: [],
     parse: (r) => parseDemand(r),
     grammar: GRAMMARS.demand,
+    maxReplyChars: GRAMMAR_MAX_CHARS.demand,
   },
   {
     name: 'number',
@@ -153,6 +178,7 @@ const FORMATS = [
     params: [],
     parse: (r) => parseBeautyNumber(r),
     grammar: GRAMMARS.number,
+    maxReplyChars: GRAMMAR_MAX_CHARS.number,
   },
   { name: 'brainstorm', lab: 'similarity', summary: '1 to 8 ideas, one per line → the ideas', params: [], parse: (r) => parseBrainstorm(r) },
   {
@@ -191,6 +217,7 @@ const FORMATS = [
     params: [],
     parse: (r) => parseJudge(r),
     grammar: GRAMMARS.judgeJson,
+    maxReplyChars: GRAMMAR_MAX_CHARS.judgeJson,
   },
 ] as const satisfies readonly ReplyFormat[];
 

@@ -83,8 +83,35 @@ export const GRAMMARS = {
   judgeJson: () => {
     const dims = JUDGE_DIMENSIONS.map((d) => {
       const [lo, hi] = JUDGE_RANGES[d];
-      return `${lit(`"${d}": {"score": `)} ${intRange(lo, hi)} ${lit(', "reason": "')} ${jsonText(80)} ${lit('"}')}`;
+      return `${lit(`"${d}": {"score": `)} ${intRange(lo, hi)} ${lit(', "reason": "')} ${jsonText(JUDGE_REASON_MAX)} ${lit('"}')}`;
     });
     return `root ::= "{" ${dims.join(' ", " ')} "}"`;
   },
 } as const;
+
+const JUDGE_REASON_MAX = 80;
+const digits = (lo: number, hi: number) => Math.max(String(lo).length, String(hi).length);
+
+/**
+ * The longest reply each grammar admits, in characters: a constrained reply ends where its grammar does, so a token
+ * budget of this many (plus one for the end) covers it even when a model spells it one character a token. Declared
+ * beside the grammars, with the same arguments; test/runtime/constrained.test.ts generates under exactly this budget.
+ */
+export const GRAMMAR_MAX_CHARS: { [K in keyof typeof GRAMMARS]: (...args: Parameters<(typeof GRAMMARS)[K]>) => number } = {
+  voteSubjective: () => 'Disagree'.length,
+  voteObjective: () => 1,
+  yesNo: () => 'Yes'.length,
+  stanceJson: () => '{"stance": '.length + 2 + ', "reasons": "'.length + 120 + '"}'.length,
+  word: () => 15,
+  hint: () => HINT_LENGTH.max,
+  contribution: (wealth: number) => 'Reason: '.length + 120 + '\nContribution: '.length + String(Math.max(0, Math.floor(wealth))).length,
+  demand: () => '0.99'.length,
+  number: () => '100'.length,
+  judgeJson: () =>
+    2 +
+    ', '.length * (JUDGE_DIMENSIONS.length - 1) +
+    JUDGE_DIMENSIONS.reduce(
+      (n, d) => n + `"${d}": {"score": `.length + digits(...JUDGE_RANGES[d]) + ', "reason": "'.length + JUDGE_REASON_MAX + '"}'.length,
+      0,
+    ),
+};

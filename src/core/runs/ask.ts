@@ -4,6 +4,7 @@
  * and failures in the caller's counter, so that no lab writes the loop again.
  */
 import type { ParseResult } from '../prompts/shared';
+import type { ConstrainedReply } from '../prompts/formats';
 import { isContextOverflow, type RunnerChatMessage, type RunnerModel } from './models';
 import { CancelledError, throwIfAborted } from '../cancel';
 
@@ -27,8 +28,11 @@ export interface AskOptions<T> {
   stop?: string[];
   signal?: AbortSignal;
   counter?: AskCounter;
-  /** Constrained decoding: the format's grammar (src/core/prompts/grammars.ts), which every try follows. */
-  grammar?: string;
+  /**
+   * Constrained decoding: the format's grammar (src/core/prompts/grammars.ts), which every try follows, and the tokens
+   * its longest reply needs; the budget is raised to that, so that no constrained reply is cut short.
+   */
+  constrained?: ConstrainedReply;
 }
 
 export type AskResult<T> = { ok: true; value: T; raw: string[]; attempts: number } | { ok: false; reason: string; raw: string[]; attempts: number };
@@ -44,11 +48,11 @@ export async function askParsed<T>(model: Pick<RunnerModel, 'generate'>, o: AskO
       r = await model.generate({
         messages: o.messages,
         temperature: typeof o.temperature === 'function' ? o.temperature(attempt) : o.temperature,
-        maxNewTokens: o.maxNewTokens,
+        maxNewTokens: o.constrained ? Math.max(o.maxNewTokens, o.constrained.minTokens) : o.maxNewTokens,
         seed: o.seed(attempt),
         ...(o.topP !== undefined ? { topP: o.topP } : {}),
         ...(o.stop ? { stop: o.stop } : {}),
-        ...(o.grammar ? { grammar: o.grammar } : {}),
+        ...(o.constrained ? { grammar: o.constrained.grammar } : {}),
       });
     } catch (e) {
       // A prompt longer than the model's context fails every try alike: a failed reply, not a failed run.

@@ -8,10 +8,10 @@
  * on the same model and backend.
  */
 import { askParsed } from '../../core/runs/ask';
-import { REPLY_FORMATS } from '../../core/prompts/formats';
+import { constrainedReply } from '../../core/prompts/formats';
 import { hashSeed, createRng } from '../../core/rng';
 import { scanUntrusted } from '../../core/config/untrusted';
-import { requireModels, sampleReplies } from '../../core/runs/models';
+import { requireModels, sampleReplies, type RunnerGenerateOptions } from '../../core/runs/models';
 import { throwIfAborted } from '../../core/cancel';
 import type { EpisodeContext } from '../../core/runs/runner';
 import type { Episode, RunResult } from '../../core/runs/types';
@@ -50,6 +50,20 @@ import type { OpinionsRecord } from './records';
 
 /** Tokens a vote may take ("Disagree." is 2–4 tokens; more is a reply that will not parse anyway). */
 export const VOTE_MAX_TOKENS = 8;
+
+/**
+ * How every vote is asked (community rounds and the screening alike): at the community's temperature, one line, and
+ * under the vote format's grammar when the config asks for constrained decoding (every vote then parses).
+ */
+export function voteRequest(c: OpinionsConfig['community'], kind: OpinionQuestion['kind']): Omit<RunnerGenerateOptions, 'messages' | 'seed'> {
+  const constrained = c.decoding === 'constrained' ? constrainedReply(kind === 'subjective' ? 'vote-subjective' : 'vote-objective') : undefined;
+  return {
+    temperature: c.temperature,
+    maxNewTokens: Math.max(VOTE_MAX_TOKENS, constrained?.minTokens ?? 0),
+    stop: ['\n'],
+    ...(constrained ? { grammar: constrained.grammar } : {}),
+  };
+}
 
 export function voteFor(kind: OpinionQuestion['kind'], spin: 1 | -1): Vote {
   return kind === 'objective' ? (spin > 0 ? 'A' : 'B') : spin > 0 ? 'Agree' : 'Disagree';
@@ -158,9 +172,7 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
     calls++;
     ctx.progress(Math.min(0.99, calls / totalCalls), `${label} · ${note}`);
   };
-  // Constrained votes: the format's grammar admits only its two answers, so every vote parses.
-  const voteGrammar =
-    c.decoding === 'constrained' ? REPLY_FORMATS[question.kind === 'subjective' ? 'vote-subjective' : 'vote-objective'].grammar?.() : undefined;
+  const voteAsk = voteRequest(c, question.kind);
 
   // 1. Messages (t ≥ 1): each updating agent states its current answer and one reason.
   const delivered: (string | null)[] = new Array(n).fill(null);
@@ -236,11 +248,7 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
       // The K votes share one prefill where the model's host allows it; vote k is still the reply to seed k.
       throwIfAborted(ctx.signal);
       const seeds = Array.from({ length: c.votesPerRound }, (_, k) => `${base}/a${i}/v${k}`);
-      const replies = await sampleReplies(
-        model,
-        { messages: prompt, temperature: c.temperature, maxNewTokens: VOTE_MAX_TOKENS, stop: ['\n'], ...(voteGrammar ? { grammar: voteGrammar } : {}) },
-        seeds,
-      );
+      const replies = await sampleReplies(model, { ...voteAsk, messages: prompt }, seeds);
       throwIfAborted(ctx.signal);
       for (const { text } of replies) {
         const parsed = parseVote(text, question.kind);

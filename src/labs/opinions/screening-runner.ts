@@ -12,11 +12,10 @@ import { throwIfAborted } from '../../core/cancel';
 import type { EpisodeContext, RunPlan } from '../../core/runs/runner';
 import type { Episode, RunResult } from '../../core/runs/types';
 import type { LivePlot } from '../../core/runs/live-plot';
-import { REPLY_FORMATS } from '../../core/prompts/formats';
 import { buildInitialVotePrompt, parseVote, voteSpin } from '../../core/prompts/opinions';
 import { rankByEntropy, voteSpread } from '../../core/vote-spread';
 import { personaPool, promptPersona, promptQuestion, questionPool } from './community-data';
-import { storable, VOTE_MAX_TOKENS } from './community-runner';
+import { storable, voteRequest } from './community-runner';
 import type { OpinionsConfig } from './graph';
 import type { OpinionsRecord, ScreenRow } from './records';
 import type { QuestionItem } from './community/sets';
@@ -57,7 +56,7 @@ export async function runScreeningEpisode(config: OpinionsConfig, ctx: EpisodeCo
   const { question } = promptQuestion(item, config.seed);
   const model = requireModels('opinions', ctx.models).get(c.model);
   const personas = new Map(personaPool(config).map((p) => [p.id, p]));
-  const grammar = c.decoding === 'constrained' ? REPLY_FORMATS[question.kind === 'subjective' ? 'vote-subjective' : 'vote-objective'].grammar?.() : undefined;
+  const request = voteRequest(c, question.kind);
   const agents: ScreenRow['agents'] = [];
   const ids = screeningPersonas(config);
   for (const [i, id] of ids.entries()) {
@@ -66,11 +65,7 @@ export async function runScreeningEpisode(config: OpinionsConfig, ctx: EpisodeCo
     if (!persona) throw new Error(`The persona "${id}" does not exist.`);
     const seeds = Array.from({ length: s.samples }, (_, k) => `${config.seed}/screening/${item.id}/a${i}/v${k}`);
     const messages = buildInitialVotePrompt(promptPersona(item, persona, c.objectivePersona), question);
-    const replies = await sampleReplies(
-      model,
-      { messages, temperature: c.temperature, maxNewTokens: VOTE_MAX_TOKENS, stop: ['\n'], ...(grammar ? { grammar } : {}) },
-      seeds,
-    );
+    const replies = await sampleReplies(model, { ...request, messages }, seeds);
     throwIfAborted(ctx.signal);
     const votes = replies.map((r) => {
       const p = parseVote(r.text, question.kind);

@@ -1,5 +1,5 @@
 import { askParsed } from '../../core/runs/ask';
-import { REPLY_FORMATS } from '../../core/prompts/formats';
+import { constrainedReply, type ConstrainedReply } from '../../core/prompts/formats';
 import { createRng, hashSeed, type Rng } from '../../core/rng';
 import type { RunnerModel } from '../../core/runs/models';
 import { requireModels } from '../../core/runs/models';
@@ -33,16 +33,14 @@ const CHANGE_RETRIES = 2;
 // rewire: room for a short reason before the yes or no ("Me +2, you -1: opposite sides. No." is 15 tokens for the
 // Polarization organism); check: a bare yes or no.
 const MAX_TOKENS = { update: 60, rewire: 24, check: 6, persuade: 120, post: 120 };
-/** Tokens for a constrained stance update: its grammar's longest reply (about 160 characters) at one a token. */
-const CONSTRAINED_BUDGET = 192;
 
 /**
  * The grammars of the agents' structured replies when the config asks for constrained decoding (`llm.decoding`): the
  * stance update and every yes/no (keep a link, the consistency check). Posts and persuasion stay free text.
  */
-function grammarsFor(config: PolarizationConfig): { stance?: string; yesNo?: string } {
+function grammarsFor(config: PolarizationConfig): { stance?: ConstrainedReply; yesNo?: ConstrainedReply } {
   if (config.llm.decoding !== 'constrained') return {};
-  return { stance: REPLY_FORMATS['stance-json'].grammar!(), yesNo: REPLY_FORMATS['yes-no'].grammar!() };
+  return { stance: constrainedReply('stance-json'), yesNo: constrainedReply('yes-no') };
 }
 
 export type { AgentLog, AgentState, EpochRow, PendingMessage } from './records';
@@ -69,9 +67,9 @@ async function fits(
   t: number,
   seedKey: string,
   count: Counter,
-  grammar?: string,
+  constrained?: ConstrainedReply,
 ): Promise<boolean> {
-  return (await ask(model, buildConsistencyCheckPrompt(topic, self, text), parseYesNo, MAX_TOKENS.check, t, seedKey, count, grammar)) !== false;
+  return (await ask(model, buildConsistencyCheckPrompt(topic, self, text), parseYesNo, MAX_TOKENS.check, t, seedKey, count, constrained)) !== false;
 }
 
 async function ask<T>(
@@ -82,18 +80,17 @@ async function ask<T>(
   temperature: number,
   seedKey: string,
   count: Counter,
-  grammar?: string,
+  constrained?: ConstrainedReply,
 ): Promise<T | null> {
   const r = await askParsed(model, {
     messages,
     parse,
     attempts: ATTEMPTS,
-    // A constrained reply ends where its grammar does; the budget must cover its longest form, one character a token.
-    maxNewTokens: grammar ? Math.max(maxNewTokens, CONSTRAINED_BUDGET) : maxNewTokens,
+    maxNewTokens,
     temperature,
     seed: (attempt) => hashSeed(`${seedKey}/${attempt}`),
     counter: count,
-    ...(grammar ? { grammar } : {}),
+    ...(constrained ? { constrained } : {}),
   });
   return r.ok ? r.value : null;
 }

@@ -1,4 +1,4 @@
-import { REPLY_FORMATS, type FormatParams, type ReplyFormatName } from '../../core/prompts/formats';
+import { constrainedReply, type FormatParams, type ReplyFormatName } from '../../core/prompts/formats';
 import { askParsed } from '../../core/runs/ask';
 import { hashSeed } from '../../core/rng';
 import type { RunnerModel } from '../../core/runs/models';
@@ -37,8 +37,6 @@ export const PUBLIC_GOODS_START = 100;
 /** Tries per move before it counts as a forfeit; each try draws with its own seed. */
 export const MOVE_ATTEMPTS = 3;
 const MAX_TOKENS: Record<string, number> = { word: 8, hint: 8, guess: 8, publicGoods: 48, splitDollar: 12, beautyContest: 12 };
-/** Tokens for a constrained move: the longest grammar (the contribution's reason and amount) at one character a token. */
-const CONSTRAINED_BUDGET = 160;
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 export interface GamePlay {
@@ -81,14 +79,13 @@ async function move<T extends string | number>(
   extract: Extract<T>,
   shape?: MoveFormat,
 ): Promise<Move> {
-  const grammar = play.constrained && shape ? REPLY_FORMATS[shape.format].grammar?.(shape.params) : undefined;
+  const constrained = play.constrained && shape ? constrainedReply(shape.format, shape.params) : undefined;
   const asked = await askParsed(model, {
     messages,
     parse,
     attempts: MOVE_ATTEMPTS,
-    // A constrained move ends where its grammar does; the budget covers its longest form at one character a token.
-    maxNewTokens: grammar ? Math.max(maxNewTokens, CONSTRAINED_BUDGET) : maxNewTokens,
-    ...(grammar ? { grammar } : {}),
+    maxNewTokens,
+    ...(constrained ? { constrained } : {}),
     temperature: play.temperature,
     seed: (attempt) => hashSeed(`${play.seedKey}/${key}/${attempt}`),
     signal: play.signal,

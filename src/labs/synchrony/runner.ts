@@ -1,5 +1,5 @@
 import { askParsed } from '../../core/runs/ask';
-import { REPLY_FORMATS } from '../../core/prompts/formats';
+import { constrainedReply } from '../../core/prompts/formats';
 import { hashSeed } from '../../core/rng';
 import { isContextOverflow, requireModels, type RunnerModel } from '../../core/runs/models';
 import { CancelledError, throwIfAborted } from '../../core/cancel';
@@ -26,8 +26,6 @@ import { librarySource } from './scenarios/source';
 const READERS = ['Sam Rivera', 'Alex Morgan'];
 const JUDGE_ATTEMPTS = 3;
 const JUDGE_MAX_TOKENS = 400;
-/** A constrained judge reply: its grammar's longest form (about 750 characters) at one character a token. */
-const JUDGE_CONSTRAINED_TOKENS = 800;
 
 const roleAgent = (r: Role): 0 | 1 => (r === 'A' ? 0 : 1);
 const other = (r: Role): Role => (r === 'A' ? 'B' : 'A');
@@ -130,14 +128,14 @@ async function judge(
 ): Promise<JudgeRecord[]> {
   const history: Utterance[] = turns.map((t) => ({ speaker: roleAgent(t.speaker), text: t.parsed ? t.text : '...' }));
   const out: JudgeRecord[] = [];
-  const grammar = config.judge.decoding === 'constrained' ? REPLY_FORMATS['judge-json'].grammar?.() : undefined;
+  const constrained = config.judge.decoding === 'constrained' ? constrainedReply('judge-json') : undefined;
   for (const target of ['A', 'B'] as const) {
     const asked = await askParsed(model, {
       messages: buildJudgePrompt(ep, history, roleAgent(target)),
       parse: parseJudge,
       attempts: JUDGE_ATTEMPTS,
-      maxNewTokens: grammar ? JUDGE_CONSTRAINED_TOKENS : JUDGE_MAX_TOKENS,
-      ...(grammar ? { grammar } : {}),
+      maxNewTokens: JUDGE_MAX_TOKENS,
+      ...(constrained ? { constrained } : {}),
       // The first attempt is greedy; a retry samples, so that it can come out differently. Seeds count from 1.
       temperature: (attempt) => (attempt === 0 ? 0 : 0.7),
       seed: (attempt) => hashSeed(`${config.seed}/judge/${item.seed}/${index}/${target}/${attempt + 1}`),
