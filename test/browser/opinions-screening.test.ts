@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launch, openPage, waitFor } from './setup/browser';
+import { launch, openPage, runToEnd } from './setup/browser';
 import { encodeLinkFragment } from '../../src/core/config/link';
 import { opinionsLab } from '../../src/labs/opinions/config';
 import { validateConfig } from '../../src/core/config/validate';
@@ -31,10 +31,7 @@ describe('opinions question screening in Chromium (wasm)', () => {
     if (!v.ok) throw new Error(JSON.stringify(v.errors));
     const { page, errors } = await openPage(browser, encodeLinkFragment(opinionsLab, v.value));
     await page.getByTestId('opinions-screening').waitFor();
-    await page.getByRole('button', { name: /^Run \(3 episodes\)/ }).click();
-    const runStatus = () => page.locator('[data-run-status]').getAttribute('data-run-status');
-    await waitFor(page, async () => ['done', 'failed', 'cancelled', 'interrupted'].includes((await runStatus()) ?? ''), RUN_TIMEOUT_MS);
-    expect(await runStatus()).toBe('done');
+    expect(await runToEnd(page, /^Run \(3 episodes\)/, RUN_TIMEOUT_MS)).toBe('done');
 
     const rows = await page
       .getByTestId('screening-table')

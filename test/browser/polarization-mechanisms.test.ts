@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launch, openPage, waitFor } from './setup/browser';
+import { launch, openPage, runToEnd } from './setup/browser';
 import { encodeLinkFragment } from '../../src/core/config/link';
 import { polarizationLab } from '../../src/labs/polarization/config';
 import { validateConfig } from '../../src/core/config/validate';
@@ -32,10 +32,7 @@ describe('polarization mechanism experiments in Chromium (wasm)', () => {
     });
     if (!v.ok) throw new Error(JSON.stringify(v.errors));
     const { page, errors } = await openPage(browser, encodeLinkFragment(polarizationLab, v.value));
-    await page.getByRole('button', { name: /^Run \(8 episodes\)/ }).click();
-    const runStatus = () => page.locator('[data-run-status]').getAttribute('data-run-status');
-    await waitFor(page, async () => ['done', 'failed', 'cancelled', 'interrupted'].includes((await runStatus()) ?? ''), RUN_TIMEOUT_MS);
-    expect(await runStatus()).toBe('done');
+    expect(await runToEnd(page, /^Run \(8 episodes\)/, RUN_TIMEOUT_MS)).toBe('done');
     const table = page.getByTestId('pol-mechanisms-table');
     await table.waitFor({ timeout: 30_000 });
     const rows = await table

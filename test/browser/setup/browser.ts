@@ -40,3 +40,11 @@ export async function waitFor(page: Page, check: () => Promise<boolean>, timeout
   }
   throw new Error('timed out waiting');
 }
+
+/** Presses the lab's Run button (its label, e.g. /^Run \(3 episodes\)/) and waits for the run to end; returns its status. */
+export async function runToEnd(page: Page, button: RegExp, timeoutMs = 120_000): Promise<string> {
+  await page.getByRole('button', { name: button }).click();
+  const status = async () => (await page.locator('[data-run-status]').getAttribute('data-run-status')) ?? '';
+  await waitFor(page, async () => ['done', 'failed', 'cancelled', 'interrupted'].includes(await status()), timeoutMs);
+  return status();
+}
