@@ -43,6 +43,12 @@ export interface CkaOptions {
   orders?: ArrayLike<number>[];
   onProgress?: (done: number, total: number) => unknown;
   signal?: AbortSignal;
+  /**
+   * Each side's Gram statistics, when the caller already has them (gramStats): a model compared with several others
+   * builds its Gram matrices once instead of once per pair. The result is the same to the last bit.
+   */
+  gramsX?: GramStats;
+  gramsY?: GramStats;
 }
 
 /** Per-layer statistics of the centred Gram matrix. */
@@ -88,6 +94,23 @@ function gramInfo(s: LayerStack, l: number): GramInfo {
   info.selfDebiased = hsicDebiased(2 * offSq, total, total, dot(rowsum, 0, rowsum, 0, m), m);
   return info;
 }
+
+/** One model's per-layer Gram statistics (opaque: ckaSteps reads them), for reuse across the pairs it is in. */
+export type GramStats = readonly GramInfo[];
+
+/** The Gram statistics of every layer of a stack, yielding after each (one m × m product per layer). */
+export function* gramStatsSteps(s: LayerStack): Generator<Progress, GramStats> {
+  checkStack(s, 'stack');
+  const out: GramInfo[] = [];
+  for (let l = 0; l < s.L; l++) {
+    out.push(gramInfo(s, l));
+    yield { done: l + 1, total: s.L };
+  }
+  return out;
+}
+
+/** Bytes that a stack's Gram statistics hold: a packed triangle and two vectors per layer. */
+export const gramStatsBytes = (m: number, layers: number): number => layers * 8 * ((m * (m - 1)) / 2 + 2 * m);
 
 /** Song et al. (2012) unbiased HSIC from ⟨K̃,L̃⟩, ΣK̃, ΣL̃ and Σ(K̃L̃). */
 function hsicDebiased(kl: number, sumK: number, sumL: number, sumKL: number, m: number): number {
@@ -174,16 +197,19 @@ export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): 
   const deb = new Float64Array(L1 * L2);
   const total = L1 + L2;
   let done = 0;
+  if (opts.gramsX && opts.gramsX.length !== L1) throw new Error(`cka: gramsX has ${opts.gramsX.length} layers, x has ${L1}`);
+  if (opts.gramsY && opts.gramsY.length !== L2) throw new Error(`cka: gramsY has ${opts.gramsY.length} layers, y has ${L2}`);
   const xs: GramInfo[] = [];
   for (let i = 0; i < L1; i++) {
-    xs.push(gramInfo(x, i));
+    xs.push(opts.gramsX?.[i] ?? gramInfo(x, i));
     yield { done: ++done, total };
   }
-  // The x-side triangles stay resident in wasm memory; each y layer (and each permutation of it) is one gemv.
+  // The x-side triangles stay resident in wasm memory; each y layer (and each permutation of it) is one gemv. Their
+  // JS copies are dropped unless the caller keeps them for other pairs.
   const resident = new ResidentRows(L1, (m * (m - 1)) / 2);
   xs.forEach((xi, i) => {
     resident.setRow(i, [xi.off]);
-    xi.off = new Float64Array(0);
+    if (!opts.gramsX) xi.off = new Float64Array(0);
   });
   const rng = createRng(opts.seed ?? 0);
   const perms: Int32Array[] = [];
@@ -200,7 +226,7 @@ export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): 
   const packed = N ? new Float64Array((m * (m - 1)) / 2) : null;
   const rsPerm = new Float64Array(m);
   for (let j = 0; j < L2; j++) {
-    const yj = gramInfo(y, j);
+    const yj = opts.gramsY?.[j] ?? gramInfo(y, j);
     const offDots = resident.dotAll([yj.off]);
     for (let i = 0; i < L1; i++) {
       const xi = xs[i];

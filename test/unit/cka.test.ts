@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { cka, poolGrid, thirds, type CkaGrid } from '../../src/core/cka';
+import { cka, gramStatsSteps, poolGrid, thirds, type CkaGrid } from '../../src/core/cka';
+import { runSteps } from '../../src/core/steps';
 import type { LayerStack } from '../../src/core/ridge';
 
 const f = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/compute/cka.json'), 'utf8'));
@@ -49,6 +50,24 @@ describe('CKA vs a direct numpy implementation', () => {
     const self = cka(x, x);
     expect(self.linear.maxAligned).toBeCloseTo(f.selfMaxAligned, 12);
     expect(self.linear.maxAligned).toBeCloseTo(1, 12);
+  });
+
+  it('Gram statistics built once give, to the last bit, what each pair builds for itself (self-pairs too)', () => {
+    const gx = runSteps(gramStatsSteps(x));
+    const gy = runSteps(gramStatsSteps(y));
+    expect(gx).toHaveLength(f.L1);
+    for (const [a, b, ga, gb] of [
+      [x, y, gx, gy],
+      [x, x, gx, gx],
+      [y, x, gy, gx],
+    ] as const) {
+      const own = cka(a, b, { permutations: 3, seed: 5 });
+      const shared = cka(a, b, { permutations: 3, seed: 5, gramsX: ga, gramsY: gb });
+      expect(shared).toEqual(own);
+    }
+    // The cached statistics stay whole for the next pair.
+    expect(cka(x, y, { gramsX: gx, gramsY: gy })).toEqual(cka(x, y));
+    expect(() => cka(x, y, { gramsX: gy })).toThrow(/gramsX has/);
   });
 
   it('thirds follow numpy array_split', () => {

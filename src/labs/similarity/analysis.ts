@@ -1,4 +1,4 @@
-import { ckaSteps, type CkaGrid } from '../../core/cka';
+import { ckaSteps, gramStatsBytes, gramStatsSteps, type CkaGrid, type GramStats } from '../../core/cka';
 import type { LayerStack } from '../../core/layer-stack';
 import type { Progress } from '../../core/steps';
 import type { Episode } from '../../core/runs/types';
@@ -70,6 +70,19 @@ function toPairGrid(g: CkaGrid): PairGrid {
   return { ...pooled, grid: Array.from(grid), ...(p ? { p: { ...p, grid: Array.from(p.grid) } } : {}) };
 }
 
+/** The most memory the per-model Gram cache may take (the statistics of every layer of every model). */
+const GRAM_CACHE_BYTES = 256 * 2 ** 20;
+
+/** Steps of building one model's Gram statistics, reported as progress within pair k (they are part of its work). */
+function* relabel<T>(gen: Generator<Progress, T>, k: number, jobs: number): Generator<Progress, T> {
+  let step = gen.next();
+  while (!step.done) {
+    yield { done: k, total: jobs };
+    step = gen.next();
+  }
+  return step.value;
+}
+
 /** CKA for every pair of the run's models, stepping so that a worker can report progress and stay responsive. */
 export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: readonly Episode<SimilarityRecord>[]): Generator<Progress, SimilarityAnalysis> {
   const eps = episodes.filter((e) => e.tensors[PROBE_STATES]).sort((a, b) => a.index - b.index);
@@ -82,9 +95,28 @@ export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: read
   for (let i = 0; i < eps.length; i++) for (let j = i; j < eps.length; j++) jobs.push([i, j]);
   const stacks = new Map<number, LayerStack>();
   const stackOf = (i: number) => stacks.get(i) ?? stacks.set(i, decoderStack(eps[i])).get(i)!;
+  // Each model's Gram matrices are built once and reused for all its pairs (its self-pair included), when they fit
+  // in GRAM_CACHE_BYTES; otherwise each pair builds its own, as one pair alone does.
+  const cacheBytes = records.reduce((b, r) => b + gramStatsBytes(m, r.numLayers), 0);
+  const grams = cacheBytes <= GRAM_CACHE_BYTES ? new Map<number, GramStats>() : null;
+  function* gramsOf(i: number): Generator<Progress, GramStats | undefined> {
+    if (!grams) return undefined;
+    const have = grams.get(i);
+    if (have) return have;
+    const g = yield* gramStatsSteps(stackOf(i));
+    grams.set(i, g);
+    return g;
+  }
   for (let k = 0; k < jobs.length; k++) {
     const [i, j] = jobs[k];
-    const gen = ckaSteps(stackOf(i), stackOf(j), { permutations: config.cka.permutations, seed: `${config.seed}/cka/${i}/${j}` });
+    const gramsX = yield* relabel(gramsOf(i), k, jobs.length);
+    const gramsY = yield* relabel(gramsOf(j), k, jobs.length);
+    const gen = ckaSteps(stackOf(i), stackOf(j), {
+      permutations: config.cka.permutations,
+      seed: `${config.seed}/cka/${i}/${j}`,
+      ...(gramsX ? { gramsX } : {}),
+      ...(gramsY ? { gramsY } : {}),
+    });
     let step = gen.next();
     while (!step.done) {
       yield { done: k + step.value.done / step.value.total, total: jobs.length };
