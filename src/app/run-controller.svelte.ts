@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
-import type { Episode, RunMeta } from '../core/runs/types';
-import { newRunId } from '../core/runs/types';
+import type { Episode, RunMeta, RunResult } from '../core/runs/types';
+import { newRunId, resultsAreCurrent } from '../core/runs/types';
 import { openLabByName } from '../labs/registry';
 import type { OpenLab } from '../labs/lab-module';
 import { checkStorageFor, StorageFullError, type RunStore } from '../store/run-store';
@@ -232,7 +232,22 @@ export class RunController {
   private async storeResults(store: RunStore, meta: RunMeta): Promise<void> {
     const episodes = await store.episodes(meta.id);
     const results = await this.host.call((api) => api.summarize(meta.lab, meta.config, episodes));
-    for (const r of results) await store.putResult(meta.id, r.name, r.value);
+    const version = openLabByName(meta.lab).resultsVersion;
+    for (const r of results) await store.putResult(meta.id, r.name, r.value, version);
+  }
+
+  /**
+   * A stored run's results, as its lab's views read them: a finished run whose stored results were computed with
+   * other result shapes (an older version of the lab, or none stored) has them computed again from its records first.
+   */
+  async currentResults(runId: string): Promise<RunResult[]> {
+    const store = await this.store();
+    const meta = await store.getRun(runId);
+    if (!meta) throw new Error(`run ${runId} does not exist`);
+    const stored = await store.results(runId);
+    if (meta.status !== 'done' || resultsAreCurrent(stored, openLabByName(meta.lab).resultsVersion)) return stored;
+    await this.storeResults(store, meta);
+    return store.results(runId);
   }
 
   /**

@@ -32,6 +32,6 @@ export const runController = new RunController(runStore, computeHost, modelClien
   runController,
   /** The page's loaded models (tests ask one for a constrained reply, which no lab asks for yet). */
   modelClient,
-  /** Read-only: a stored run's derived results (tests compare them with a headless run of the same link). */
-  runResults: async (runId: string) => (await runStore()).results(runId),
+  /** A stored run's derived results, recomputed first if stale (tests compare them with a headless run of the same link). */
+  runResults: (runId: string) => runController.currentResults(runId),
 };

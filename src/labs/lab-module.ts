@@ -46,6 +46,11 @@ export interface LabModule<S extends z.ZodObject = z.ZodObject, N extends LabNam
   definition: LabDefinition<S, N>;
   /** The rows its episodes hold (src/labs/<lab>/records.ts): bundles are checked with it, stored episodes parsed. */
   records: RecordsDefinition<R>;
+  /**
+   * The version of the shapes its runner's summarize returns. Raise it when a result changes shape: stored results of
+   * another version are then computed again from the records before a view reads them.
+   */
+  results: { version: number };
   runner: LabRunner<z.output<S>, R>;
   view: LabViewLoader<z.output<S>>;
   description: LabDescription;
@@ -62,6 +67,9 @@ export function defineLabModule<S extends z.ZodObject, N extends LabName, R exte
   }
   if (!Number.isInteger(module.records.version) || module.records.version < 1) {
     throw new Error(`lab ${module.definition.name}: its records version must be a whole number of 1 or more`);
+  }
+  if (!Number.isInteger(module.results.version) || module.results.version < 1) {
+    throw new Error(`lab ${module.definition.name}: its results version must be a whole number of 1 or more`);
   }
   return module;
 }
@@ -86,6 +94,8 @@ export interface OpenLab extends LabRunner<unknown> {
   definition: LabDefinition;
   /** The version of the record shapes this lab writes; a run's metadata and its bundle keep it. */
   recordsVersion: number;
+  /** The version of the result shapes its summaries have; stored results of another version are recomputed. */
+  resultsVersion: number;
   description: LabDescription;
   /** The lab's presets (their texts; presetConfig gives the config). */
   presets: readonly { id: string; title: string; caption: string; tour: readonly string[] }[];
@@ -115,6 +125,7 @@ export function openLab<S extends z.ZodObject, N extends LabName, R extends Stor
     lab: definition.name,
     definition,
     recordsVersion: module.records.version,
+    resultsVersion: module.results.version,
     description,
     parse,
     presets: module.presets.map(({ id, title, caption, tour }) => ({ id, title, caption, tour })),

@@ -131,8 +131,11 @@ export class RunStore {
     });
   }
 
-  async putResult(runId: string, name: string, value: unknown): Promise<void> {
-    await this.guard(`the result "${name}"`, () => this.db.put('results', { runId, name, value, updatedAt: new Date().toISOString() }));
+  /** `version`: the lab's result version it was computed with (RunResult.version). */
+  async putResult(runId: string, name: string, value: unknown, version?: number): Promise<void> {
+    await this.guard(`the result "${name}"`, () =>
+      this.db.put('results', { runId, name, value, updatedAt: new Date().toISOString(), ...(version !== undefined ? { version } : {}) }),
+    );
   }
 
   async results(runId: string): Promise<RunResult[]> {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RunStore, StorageFullError, checkStorageFor } from '../../src/store/run-store';
 import { readBundle, writeBundle, BundleError } from '../../src/core/runs/bundle';
 import type { Episode, RunMeta } from '../../src/core/runs/types';
+import { resultsAreCurrent } from '../../src/core/runs/types';
 import { LAB_MODULES } from '../../src/labs/registry';
 import { defaultConfig } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
@@ -85,6 +86,31 @@ describe('RunStore', () => {
     expect(await store.episodes('a')).toEqual([]);
     expect(await store.results('a')).toEqual([]);
     expect((await store.episodes('b')).length).toBe(1);
+  });
+
+  it('keeps the result version a result was computed with, and tells stale results from current ones', async () => {
+    await store.putRun(meta('v'));
+    await store.putResult('v', 'old', { n: 1 });
+    await store.putResult('v', 'new', { n: 2 }, 3);
+    const rows = await store.results('v');
+    expect(rows.find((r) => r.name === 'new')?.version).toBe(3);
+    expect(rows.find((r) => r.name === 'old')).not.toHaveProperty('version');
+    // One result without a version (stored before versions were kept) makes the set stale; none at all too.
+    expect(resultsAreCurrent(rows, 3)).toBe(false);
+    expect(
+      resultsAreCurrent(
+        rows.filter((r) => r.name === 'new'),
+        3,
+      ),
+    ).toBe(true);
+    expect(
+      resultsAreCurrent(
+        rows.filter((r) => r.name === 'new'),
+        4,
+      ),
+    ).toBe(false);
+    expect(resultsAreCurrent([], 1)).toBe(false);
+    for (const m of LAB_MODULES) expect(Number.isInteger(m.results.version) && m.results.version >= 1).toBe(true);
   });
 
   it('truncates a run from an episode on (a damaged record is run again), leaving other runs and earlier episodes', async () => {

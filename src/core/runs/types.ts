@@ -47,6 +47,17 @@ export interface RunResult {
   name: string;
   value: unknown;
   updatedAt: string;
+  /**
+   * The version of the lab's result shapes (its module's `results.version`) it was computed with. A stored result of
+   * another version (or of none: stored before versions were kept) is computed again from the run's records, never
+   * shown as it is: results are derived, so they are migrated by recomputing them.
+   */
+  version?: number;
+}
+
+/** Whether a run's stored results were all computed with the lab's current result shapes (and there are some). */
+export function resultsAreCurrent(results: readonly Pick<RunResult, 'version'>[], version: number): boolean {
+  return results.length > 0 && results.every((r) => r.version === version);
 }
 
 export function newRunId(now = Date.now(), entropy = Math.random): string {

@@ -8,6 +8,8 @@ export const opinionsModule = defineLabModule({
   definition: opinionsLab,
   // Version 1: the step, round and agent rows as records.ts declares them.
   records: { schema: opinionsRecord, version: 1, migrations: {} },
+  // Version 1: the magnetisation, community, trajectories and screening results as the runner's summarize returns them.
+  results: { version: 1 },
   runner: opinionsRunner,
   view: () => import('./OpinionsView.svelte'),
   description: {

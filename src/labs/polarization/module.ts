@@ -8,6 +8,8 @@ export const polarizationModule = defineLabModule({
   definition: polarizationLab,
   // Version 1: the epoch, agent, interactions and state rows as records.ts declares them.
   records: { schema: polarizationRecord, version: 1, migrations: {} },
+  // Version 1: the polarization and mechanisms results as the runner's summarize returns them.
+  results: { version: 1 },
   runner: polarizationRunner,
   view: () => import('./PolarizationView.svelte'),
   description: {

@@ -8,6 +8,8 @@ export const similarityModule = defineLabModule({
   definition: similarityLab,
   // Version 1: the probes, game, round and novelty rows as records.ts declares them.
   records: { schema: similarityRecord, version: 1, migrations: {} },
+  // Version 1: the similarity results as the runner's summarize returns them.
+  results: { version: 1 },
   runner: similarityRunner,
   view: () => import('./SimilarityView.svelte'),
   description: {

@@ -8,6 +8,8 @@ export const synchronyModule = defineLabModule({
   definition: synchronyLab,
   // Version 1: the meta, turn and judge rows as records.ts declares them.
   records: { schema: synchronyRecord, version: 1, migrations: {} },
+  // Version 1: the synchrony results as the runner's summarize returns them.
+  results: { version: 1 },
   runner: synchronyRunner,
   view: () => import('./SynchronyView.svelte'),
   description: {
