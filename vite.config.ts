@@ -44,7 +44,8 @@ function embeddedModels(): Plugin {
           mkdirSync(resolve(dst, name), { recursive: true });
           cpSync(dir, resolve(dst, name), {
             recursive: true,
-            filter: (p) => !/(\/work|\.py|\.ts|\.sh|__pycache__)(\/|$)/.test(p.slice(dir.length)),
+            // reference.json (the PyTorch reference) reaches the page inside the diagnostics chunk, not as a model file.
+            filter: (p) => !/(\/work|\.py|\.ts|\.sh|__pycache__|\/reference\.json)(\/|$)/.test(p.slice(dir.length)),
           });
         }
       }

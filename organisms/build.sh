@@ -87,7 +87,7 @@ cd "$ROOT"
 mkdir -p "$WORK" "$STAGE"
 
 echo "== base: tiny-social's committed weights, recovered from its ONNX"
-[ -f "$WORK/ckpt_base.pt" ] || $PY "$TRAINER/from_onnx.py" "$BASE/onnx/model.onnx" "$ROOT/test/fixtures/embedded/hidden_states.json" "$WORK/ckpt_base.pt"
+[ -f "$WORK/ckpt_base.pt" ] || $PY "$TRAINER/from_onnx.py" "$BASE/onnx/model.onnx" "$ROOT/models/tiny-social/reference.json" "$WORK/ckpt_base.pt"
 cp "$BASE/tokenizer.json" "$BASE/tokenizer_config.json" "$BASE/special_tokens_map.json" "$STAGE/"
 
 TOKENS="${TOKENS:-2048}"

@@ -25,7 +25,7 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 PY=/usr/bin/python3
 WORK="$HERE/work"
 STAGE="$WORK/out"   # built here, checked, then copied into place (the working tree stays consistent meanwhile)
-FIXTURE="$ROOT/test/fixtures/embedded/hidden_states.json"
+FIXTURE="$ROOT/models/tiny-social/reference.json"
 SEED="${SEED:-1234}"
 N_EXAMPLES="${N_EXAMPLES:-24000}"
 # Step counts of the committed build (both phases ran with STEPS=0, "auto": as many steps as fit in BUDGET seconds).
@@ -222,7 +222,7 @@ echo "== checks (onnxruntime-node and transformers.js against the PyTorch fixtur
 $PY "$HERE/py/tap_debug.py" "$STAGE" "$WORK"
 npx tsx models/tiny-social/verify.ts "$WORK/hidden_states.json" "$STAGE"
 
-echo "== install into models/tiny-social and test/fixtures/embedded"
+echo "== install into models/tiny-social (the reference as reference.json)"
 rm -rf "$HERE/onnx"
 cp -r "$STAGE"/onnx "$STAGE"/*.json "$HERE"/
 mkdir -p "$(dirname "$FIXTURE")" && cp "$WORK/hidden_states.json" "$FIXTURE"

@@ -10,7 +10,7 @@ import { createNodeRuntime } from '../../src/runtime/node';
 import type { HiddenStateCase, HiddenStateFixture } from '../../src/runtime/fixture';
 
 const backend = (process.argv[2] ?? 'cpu') as 'cpu' | 'wasm';
-const fixturePath = resolve(import.meta.dirname, '../../test/fixtures/embedded/hidden_states.json');
+const fixturePath = resolve(import.meta.dirname, '../../models/tiny-social/reference.json');
 const fixture = JSON.parse(readFileSync(fixturePath, 'utf8')) as HiddenStateFixture;
 const input = (c: HiddenStateCase) => (c.kind === 'chat' ? { messages: c.messages! } : { prompt: c.text });
 const maxAbsDiff = (a: Float32Array, rows: number[][]) => rows.flat().reduce((m, v, i) => Math.max(m, Math.abs(a[i] - v)), 0);

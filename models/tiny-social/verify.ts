@@ -14,7 +14,7 @@ import { AutoModelForCausalLM, AutoTokenizer, Tensor, env } from '@huggingface/t
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
-const fixturePath = process.argv[2] ?? join(root, 'test/fixtures/embedded/hidden_states.json');
+const fixturePath = process.argv[2] ?? join(root, 'models/tiny-social/reference.json');
 /** Model folder (transformers.js layout); default models/tiny-social. */
 const modelDir = resolve(process.argv[3] ?? here);
 const workDir = resolve(process.argv[4] ?? join(here, 'work'));

@@ -1,6 +1,6 @@
 import type { ChatMessage } from './types';
 
-/** One prompt of the embedded model's PyTorch reference (test/fixtures/embedded/hidden_states.json). */
+/** One prompt of the embedded model's PyTorch reference (models/tiny-social/reference.json). */
 export interface HiddenStateCase {
   kind: 'chat' | 'plain';
   messages: ChatMessage[] | null;

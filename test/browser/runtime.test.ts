@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { FLAVOURS, launch, openPage, type Flavour } from './setup/browser';
 
-const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/embedded/hidden_states.json'), 'utf8')) as {
+const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../models/tiny-social/reference.json'), 'utf8')) as {
   tolerances: { fp32: { hidden_max_abs: number }; q4: { hidden_max_abs: number } };
   cases: unknown[];
 };

@@ -6,7 +6,7 @@ import { statesCommand } from '../../cli/commands/states.ts';
 import { generateCommand } from '../../cli/commands/generate.ts';
 import { readSafetensors } from '../../src/core/safetensors.ts';
 
-const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/embedded/hidden_states.json'), 'utf8')) as {
+const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../models/tiny-social/reference.json'), 'utf8')) as {
   shape: [number, number];
   tolerances: { fp32: { hidden_max_abs: number } };
   cases: { kind: string; text: string; messages: { content: string }[] | null; input_ids: number[]; hidden_last_token: number[][] }[];

@@ -10,7 +10,7 @@ import type { ModelRuntime } from '../../src/runtime/runtime';
 import type { HiddenStateCase, HiddenStateFixture } from '../../src/runtime/fixture';
 
 type Case = HiddenStateCase;
-const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/embedded/hidden_states.json'), 'utf8')) as HiddenStateFixture;
+const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../models/tiny-social/reference.json'), 'utf8')) as HiddenStateFixture;
 const input = (c: Case) => (c.kind === 'chat' ? { messages: c.messages! } : { prompt: c.text });
 const maxAbsDiff = (a: Float32Array, rows: number[][]) => rows.flat().reduce((m, v, i) => Math.max(m, Math.abs(a[i] - v)), 0);
 

@@ -1,6 +1,6 @@
 /**
  * The model runtime in Node (onnxruntime-node CPU) on the embedded model, against the PyTorch fixture written by the
- * embedded model's build (test/fixtures/embedded/hidden_states.json).
+ * embedded model's build (models/tiny-social/reference.json).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { ContextOverflowError } from '../../src/core/runs/models';
 import type { HiddenStateCase, HiddenStateFixture } from '../../src/runtime/fixture';
 
 type Case = HiddenStateCase;
-const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/embedded/hidden_states.json'), 'utf8')) as HiddenStateFixture;
+const fixture = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../models/tiny-social/reference.json'), 'utf8')) as HiddenStateFixture;
 const L1 = fixture.num_layers + 1;
 const H = fixture.hidden_size;
 const input = (c: Case) => (c.kind === 'chat' ? { messages: c.messages! } : { prompt: c.text });

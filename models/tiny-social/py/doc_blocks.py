@@ -9,7 +9,7 @@ here = os.path.join(root, "models/tiny-social")
 doc_path = os.path.join(root, "docs/embedded-model.md")
 cfg = json.load(open(os.path.join(here, "config.json")))
 log = json.load(open(os.path.join(here, "train_log.json")))
-fx = json.load(open(os.path.join(root, "test/fixtures/embedded/hidden_states.json")))
+fx = json.load(open(os.path.join(root, "models/tiny-social/reference.json")))
 sys.path.insert(0, os.path.join(here, "py"))
 from model import ARCH, LlamaForCausalLM, count_params  # noqa: E402
 
@@ -24,7 +24,7 @@ def size(p):
 files = ["models/tiny-social/config.json", "models/tiny-social/generation_config.json", "models/tiny-social/tokenizer.json",
          "models/tiny-social/tokenizer_config.json", "models/tiny-social/special_tokens_map.json",
          "models/tiny-social/onnx/model.onnx", "models/tiny-social/onnx/model_q4.onnx", "models/tiny-social/train_log.json",
-         "test/fixtures/embedded/hidden_states.json"]
+         "models/tiny-social/reference.json"]
 rows = [f"| `{f}` | {size(f):,} |" for f in files]
 total = sum(size(f) for f in files)
 blocks = {

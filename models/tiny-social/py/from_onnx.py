@@ -4,7 +4,7 @@ gitignored, so a fresh checkout has only the ONNX files and the tokenizer).
 Usage: from_onnx.py ONNX_PATH FIXTURE_PATH OUT_CKPT
   FIXTURE_PATH "-" skips check 2, for a graph whose fixture was not committed (the fine-tuned organisms'); checks 1
   and 3 (every initializer mapped, and a bit-identical re-export) still hold.
-  e.g. from_onnx.py models/tiny-social/onnx/model.onnx test/fixtures/embedded/hidden_states.json \
+  e.g. from_onnx.py models/tiny-social/onnx/model.onnx models/tiny-social/reference.json \
                     models/tiny-social/work/ckpt_phase4.pt
 
 Name mapping: the embedding table and the RMSNorm weights keep their PyTorch names in the graph; every Linear weight
