@@ -107,7 +107,9 @@ export const opinionsLab = defineLab({
         .array(z.strictObject({ id: itemId(), entropy: z.number().min(0).max(1) }))
         .max(64)
         .default([])
-        .describe('The screening that chose the questions: each candidate and its vote entropy (bits), ranked'),
+        .describe('The screening that chose the questions: each candidate and its vote entropy (bits), ranked')
+        // written by the screening view and shown by the community view; in the link, not in the form
+        .meta({ form: false }),
       graphs: z.number().int().min(1).max(32).default(1).describe('Sweep: graphs drawn from the generator (a custom graph is one graph)'),
       trajectories: z.number().int().min(1).max(64).default(1).describe('Trajectories per question and graph'),
       update: z.enum(['sync', 'async']).default('sync').describe('sync: every agent each round; async: each with probability ε'),
