@@ -73,21 +73,12 @@ export async function playNovelty(play: NoveltyPlay): Promise<NoveltyRecord> {
   const asIdeas = (ideas: string[]) => ideas.map((i) => `- ${i}`).join('\n');
   for (let r = 0; r < play.rounds; r++) {
     play.progress(r / (play.rounds + 1), `${task}: round ${r + 1} of ${play.rounds}`);
-    const brainstorm = [] as unknown as [Written, Written];
-    for (const side of [0, 1] as const)
-      brainstorm[side] = await write(
-        models[side],
-        buildBrainstormPrompt(task),
-        parseBrainstorm,
-        asIdeas,
-        MAX_TOKENS.brainstorm,
-        play,
-        `${r}/brainstorm/${side}`,
-      );
+    const ideasOf = (side: 0 | 1) =>
+      write(models[side], buildBrainstormPrompt(task), parseBrainstorm, asIdeas, MAX_TOKENS.brainstorm, play, `${r}/brainstorm/${side}`);
+    // One side after the other, in the order the seeds were always drawn.
+    const brainstorm: [Written, Written] = [await ideasOf(0), await ideasOf(1)];
     const both = brainstorm.map((w) => w.text).filter((t): t is string => t !== null);
-    const joint = [] as unknown as [Written, Written];
-    const solo = [] as unknown as [Written, Written];
-    for (const side of [0, 1] as const) {
+    const finals = async (side: 0 | 1): Promise<{ joint: Written; solo: Written }> => {
       const final = (ideas: string[], key: string) =>
         write(
           models[side],
@@ -98,10 +89,12 @@ export async function playNovelty(play: NoveltyPlay): Promise<NoveltyRecord> {
           play,
           `${r}/${key}/${side}`,
         );
-      joint[side] = await final(both, 'joint');
-      solo[side] = await final(brainstorm[side].text ? [brainstorm[side].text!] : [], 'solo');
-    }
-    rounds.push({ brainstorm, joint, solo });
+      const own = brainstorm[side].text;
+      return { joint: await final(both, 'joint'), solo: await final(own ? [own] : [], 'solo') };
+    };
+    const a = await finals(0);
+    const b = await finals(1);
+    rounds.push({ brainstorm, joint: [a.joint, b.joint], solo: [a.solo, b.solo] });
   }
   play.progress(play.rounds / (play.rounds + 1), `${task}: mutual information`);
   const mi: MutualInformation[] = [];
