@@ -11,6 +11,19 @@ type TF = any;
 
 export const now = () => performance.now();
 
+/**
+ * transformers.js generation settings under which its own step is a plain argmax: the runtime's logits processors do
+ * the sampling (seededSampler) and the grammar masking, and the model's generation_config cannot add penalties.
+ */
+export const PLAIN_STEP = {
+  do_sample: false,
+  num_beams: 1,
+  repetition_penalty: 1,
+  no_repeat_ngram_size: 0,
+  min_length: 0,
+  min_new_tokens: null,
+} as const;
+
 /** A tensor's data as fp32, downloading (and releasing) it when it lives on the GPU. */
 export async function readTensor(t: TF): Promise<Float32Array> {
   if (t.location === 'gpu-buffer') return new Float32Array((await t.ort_tensor.getData(true)) as Float32Array);

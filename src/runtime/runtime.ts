@@ -10,7 +10,7 @@ import { findModel, isHubId, type RegistryEntry } from '../../models/registry';
 import { chooseBackend, type GpuInfo } from './choose';
 import { tokenizerId } from './tokenizer-id';
 import { applyBitmask, GrammarSession } from './grammar';
-import { now, readTensor, seededSampler, tapPrefill } from './generation';
+import { now, PLAIN_STEP, readTensor, seededSampler, tapPrefill } from './generation';
 import { sampleFromOnePrefill } from './samples';
 import { createTapFetch, type FetchLike, type TapFetch, type TapFetchOptions } from './tap-fetch';
 import { hubEndpoint } from './hub';
@@ -399,12 +399,7 @@ export class ModelRuntime implements ModelApi {
         input_ids,
         attention_mask,
         max_new_tokens: maxNewTokens,
-        do_sample: false,
-        num_beams: 1,
-        repetition_penalty: 1,
-        no_repeat_ngram_size: 0,
-        min_length: 0,
-        min_new_tokens: null,
+        ...PLAIN_STEP,
         // The mask first, so that sampling (or the greedy pick) only sees tokens the grammar allows.
         logits_processor: [...(matcher ? [new GrammarMask()] : []), ...(temperature > 0 ? [seededSampler(tf, params, () => rng)] : [])],
         stopping_criteria: [new Stopper()],

@@ -13,7 +13,7 @@
 import { createRng, type Rng } from '../core/rng';
 import { sampleToken, type SamplingParams } from './sampling';
 import type { GenerateOptions, GenerateResult } from './types';
-import { now, seededSampler, tapPrefill } from './generation';
+import { now, PLAIN_STEP, seededSampler, tapPrefill } from './generation';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- transformers.js models and tensors, as in runtime.ts */
 type TF = any;
@@ -100,7 +100,6 @@ export async function sampleFromOnePrefill(
       });
     }
   }
-  const common = { do_sample: false, num_beams: 1, repetition_penalty: 1, no_repeat_ngram_size: 0, min_length: 0, min_new_tokens: null };
   const t0 = now();
   let rows: number[][];
   try {
@@ -108,7 +107,7 @@ export async function sampleFromOnePrefill(
       input_ids: new tf.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [1, n]),
       attention_mask: new tf.Tensor('int64', new BigInt64Array(n).fill(1n), [1, n]),
       max_new_tokens: 1,
-      ...common,
+      ...PLAIN_STEP,
       logits_processor: [new Capture()],
       return_dict_in_generate: true,
     });
@@ -132,7 +131,7 @@ export async function sampleFromOnePrefill(
         attention_mask: new tf.Tensor('int64', new BigInt64Array(k * (n + 1)).fill(1n), [k, n + 1]),
         past_key_values: tileCache(tf, cache, k),
         max_new_tokens: maxNewTokens - 1,
-        ...common,
+        ...PLAIN_STEP,
         logits_processor: [seededSampler(tf, params, (row) => rngs[row])],
         stopping_criteria: [new RowStopper()],
       });

@@ -3,7 +3,7 @@
  * gets, how episodes map to (question, graph, trajectory, round), and the trajectories a run's stored episodes hold.
  * Pure: used by the runner (compute worker or main thread, and Node), the views and the fits.
  */
-import { createRng, hashSeed, type Rng } from '../../core/rng';
+import { createRng, hashSeed } from '../../core/rng';
 import { edgeList, type SignedGraph } from '../../core/graphs/signed';
 import type { Episode } from '../../core/runs/types';
 import { personaText, type OpinionPersona, type OpinionQuestion } from '../../core/prompts/opinions';
@@ -108,12 +108,16 @@ export function communityGraphId(config: OpinionsConfig, g: number): string {
   return `${config.graph.generator}-${config.seed}-g${g}`;
 }
 
-function shuffle<T>(xs: T[], rng: Rng): T[] {
-  for (let i = xs.length - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    [xs[i], xs[j]] = [xs[j], xs[i]];
-  }
-  return xs;
+/**
+ * n persona ids from the pool: a shuffle seeded by `seedKey`, taken in order, so all differ while n ≤ the pool (a
+ * larger n goes round again, reshuffled). Community graphs and the question screening both draw this way.
+ */
+export function drawPersonas(config: Pick<OpinionsConfig, 'sets'>, n: number, seedKey: string): string[] {
+  const pool = personaPool(config).map((p) => p.id);
+  const rng = createRng(hashSeed(seedKey));
+  const out: string[] = [];
+  while (out.length < n) out.push(...rng.shuffle([...pool]));
+  return out.slice(0, n);
 }
 
 /**
@@ -122,16 +126,12 @@ function shuffle<T>(xs: T[], rng: Rng): T[] {
  * Manual: `community.personaIds`, which must name one persona per node.
  */
 export function assignPersonas(config: OpinionsConfig, n: number, g: number): string[] {
-  const pool = personaPool(config).map((p) => p.id);
   if (config.community.assignment === 'manual') {
     const ids = config.community.personaIds;
     if (ids.length !== n) throw new Error(`Manual assignment lists ${ids.length} personas, but the graph has ${n} nodes.`);
     return [...ids];
   }
-  const rng = createRng(hashSeed(`${config.seed}/personas/${g}`));
-  const out: string[] = [];
-  while (out.length < n) out.push(...shuffle([...pool], rng));
-  return out.slice(0, n);
+  return drawPersonas(config, n, `${config.seed}/personas/${g}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@
  * candidates by pooled vote entropy and keeps the top `screening.keep`; the view turns that choice into a community
  * run whose config (and link) carries the ranked table.
  */
-import { createRng, hashSeed } from '../../core/rng';
 import { requireModels, sampleReplies } from '../../core/runs/models';
 import { throwIfAborted } from '../../core/cancel';
 import type { EpisodeContext, RunPlan } from '../../core/runs/runner';
@@ -14,7 +13,7 @@ import type { Episode, RunResult } from '../../core/runs/types';
 import type { LivePlot } from '../../core/runs/live-plot';
 import { buildInitialVotePrompt, parseVote, voteSpin } from '../../core/prompts/opinions';
 import { rankByEntropy, voteSpread } from '../../core/vote-spread';
-import { personaPool, promptPersona, promptQuestion, questionPool } from './community-data';
+import { drawPersonas, personaPool, promptPersona, promptQuestion, questionPool } from './community-data';
 import { storable, voteRequest } from './community-runner';
 import type { OpinionsConfig } from './graph';
 import type { OpinionsRecord, ScreenRow } from './records';
@@ -30,11 +29,7 @@ export function screeningCandidates(config: OpinionsConfig): QuestionItem[] {
 
 /** The sampled agents' persona ids: a seeded shuffle of the pool, the same for every question (repeating past it). */
 export function screeningPersonas(config: OpinionsConfig): string[] {
-  const pool = personaPool(config).map((p) => p.id);
-  const rng = createRng(hashSeed(`${config.seed}/screening/personas`));
-  const out: string[] = [];
-  while (out.length < config.screening.agents) out.push(...rng.shuffle([...pool]));
-  return out.slice(0, config.screening.agents);
+  return drawPersonas(config, config.screening.agents, `${config.seed}/screening/personas`);
 }
 
 export function planScreening(config: OpinionsConfig): RunPlan<OpinionsConfig> {
