@@ -73,11 +73,14 @@ function toPairGrid(g: CkaGrid): PairGrid {
 /** The most memory the per-model Gram cache may take (the statistics of every layer of every model). */
 const GRAM_CACHE_BYTES = 256 * 2 ** 20;
 
-/** Steps of building one model's Gram statistics, reported as progress within pair k (they are part of its work). */
-function* relabel<T>(gen: Generator<Progress, T>, k: number, jobs: number): Generator<Progress, T> {
+/**
+ * A step generator's progress as progress within pair k of `jobs`: its CKA moves the bar across the pair; building a
+ * model's Gram statistics first (`share` 0) keeps it at the pair's start, so that the bar never goes back.
+ */
+function* withinPair<T>(gen: Generator<Progress, T>, k: number, jobs: number, share = 1): Generator<Progress, T> {
   let step = gen.next();
   while (!step.done) {
-    yield { done: k, total: jobs };
+    yield { done: k + (share * step.value.done) / step.value.total, total: jobs };
     step = gen.next();
   }
   return step.value;
@@ -109,20 +112,18 @@ export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: read
   }
   for (let k = 0; k < jobs.length; k++) {
     const [i, j] = jobs[k];
-    const gramsX = yield* relabel(gramsOf(i), k, jobs.length);
-    const gramsY = yield* relabel(gramsOf(j), k, jobs.length);
-    const gen = ckaSteps(stackOf(i), stackOf(j), {
-      permutations: config.cka.permutations,
-      seed: `${config.seed}/cka/${i}/${j}`,
-      ...(gramsX ? { gramsX } : {}),
-      ...(gramsY ? { gramsY } : {}),
-    });
-    let step = gen.next();
-    while (!step.done) {
-      yield { done: k + step.value.done / step.value.total, total: jobs.length };
-      step = gen.next();
-    }
-    const r = step.value;
+    const gramsX = yield* withinPair(gramsOf(i), k, jobs.length, 0);
+    const gramsY = yield* withinPair(gramsOf(j), k, jobs.length, 0);
+    const r = yield* withinPair(
+      ckaSteps(stackOf(i), stackOf(j), {
+        permutations: config.cka.permutations,
+        seed: `${config.seed}/cka/${i}/${j}`,
+        ...(gramsX ? { gramsX } : {}),
+        ...(gramsY ? { gramsY } : {}),
+      }),
+      k,
+      jobs.length,
+    );
     pairs.push({ a: records[i].model, b: records[j].model, La: r.L1, Lb: r.L2, linear: toPairGrid(r.linear), debiased: toPairGrid(r.debiased) });
   }
   if (m > 0 && m < 20) warnings.push(`Only ${m} probes: CKA from so few samples is noisy and biased upward (debiased HSIC helps); the method used 1000.`);
