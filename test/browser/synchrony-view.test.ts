@@ -17,7 +17,11 @@ import { synchronyLab } from '../../src/labs/synchrony/config';
  * Hands synthetic stored episodes to the page's run controller as a finished Synchrony run: a latent walk makes the
  * partner's next state predictable from the speaker's. Episode g belongs to model pair g mod pairs and group g.
  */
-async function inject(page: Page, config: Record<string, unknown>, opts: { episodes: number; pairs: Array<[string, string]>; judge?: boolean }) {
+async function inject(
+  page: Page,
+  config: Record<string, unknown>,
+  opts: { episodes: number; pairs: Array<[string, string]>; judge?: boolean; labels?: boolean },
+) {
   await page.evaluate(
     ({ config, opts }) => {
       let s = 12345;
@@ -58,6 +62,14 @@ async function inject(page: Page, config: Record<string, unknown>, opts: { episo
             parsed: t !== 2,
             ...(t === 2 ? { parseError: 'empty reply' } : {}),
             leaves: t === turns - 1,
+            // Hidden labels read off the latent: the speaker's strongest of the first six coordinates names its
+            // feeling, the sign of the seventh its action, so the partner's state (a noisy copy) predicts them.
+            ...(opts.labels
+              ? {
+                  emotion: ['calm', 'happy', 'hopeful', 'worried', 'annoyed', 'sad'][z.slice(0, 6).reduce((best, v, i, xs) => (v > xs[best] ? i : best), 0)],
+                  action: z[6] > 0 ? 'propose' : 'ask',
+                }
+              : {}),
             promptTokens: 10,
             newTokens: 5,
             ms: 3,
@@ -168,6 +180,24 @@ describe('synchrony view in Chromium (synthetic episodes)', () => {
           (await page.getByTestId('sync-scenarios').locator('input, select, button').count()) > 0,
       )
       .toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('decodes the partner’s hidden feelings per layer and shows the probes beside the frequency baseline', async () => {
+    const { page, errors } = await openPage(browser, '#/synchrony');
+    await page.getByTestId('sync-transcript').waitFor();
+    const config = { ...defaultConfig(synchronyLab), emotions: { enabled: true, alpha: 10 } };
+    await inject(page, config, { episodes: 12, pairs: [['tiny-social', 'tiny-social']], labels: true });
+    const table = page.getByTestId('sync-decoding-table');
+    await table.waitFor({ timeout: 60_000 });
+    // Two directions × two labels × three times.
+    expect(await table.locator('tbody tr').count()).toBe(12);
+    // The partner's last label (t − 1) is carried by the latent the agent's state copies: the probe beats the baseline.
+    const gain = await table.locator('tr[data-curve="ab-emotion-current"] td:nth-child(8)').textContent();
+    expect(Number(gain?.split(' ± ')[0])).toBeGreaterThan(0);
+    await page.getByTestId('sync-decoding-current').waitFor();
+    await page.getByTestId('sync-decoding-kind').selectOption('action');
+    await expect.poll(() => page.getByTestId('sync-decoding-next').locator('svg[role=img]').getAttribute('aria-label')).toContain(', action, A→B');
     expect(errors).toEqual([]);
   });
 

@@ -4,10 +4,12 @@ import {
   buildJudgePrompt,
   buildPassiveReaderPrompt,
   detectsLeaving,
+  HIDDEN_LINE_INSTRUCTION,
   judgeOverall,
   parseJudge,
   parseUtterance,
   renderChatML,
+  splitHiddenLine,
   visiblePartnerBio,
 } from '../../src/core/prompts';
 import type { Persona, RelationshipLevel, SynchronyEpisode, Utterance } from '../../src/core/prompts';
@@ -164,5 +166,29 @@ describe('judge', () => {
     expect(parseJudge(good.replace('"score": 8', '"score": "8"')).ok).toBe(false);
     expect(parseJudge(good.replace('"reason": "Natural."', '"reason": ""')).ok).toBe(false);
     for (const x of ['', 'no json', '{', '{"a": }', '[1,2]', null, 7]) expect(parseJudge(x).ok).toBe(false);
+  });
+});
+
+describe('the hidden emotion and action line', () => {
+  it('is asked for only when the lab decodes emotions', () => {
+    expect(content(buildDialogueTurnPrompt(ep(3), 0, []))).not.toMatch(/Feeling/);
+    const asked = content(buildDialogueTurnPrompt(ep(3), 0, [], { hiddenLine: true }));
+    expect(asked).toContain(HIDDEN_LINE_INSTRUCTION);
+    expect(asked).toMatch(/in one line, then the hidden line\.$/);
+  });
+
+  it('splits the spoken part from the labels, on its own line or the same one, in any case', () => {
+    expect(splitHiddenLine('Can we share the table?\nFeeling: hopeful; Action: ask')).toEqual({
+      spoken: 'Can we share the table?',
+      labels: { emotion: 'hopeful', action: 'ask' },
+    });
+    expect(splitHiddenLine('Fine by me. (feeling: Happy, action: AGREE)')).toEqual({ spoken: 'Fine by me.', labels: { emotion: 'happy', action: 'agree' } });
+    expect(splitHiddenLine('No.\nAction: refuse\nFeeling: **annoyed**')).toEqual({ spoken: 'No.', labels: { emotion: 'annoyed', action: 'refuse' } });
+  });
+
+  it('leaves out a label outside the lists and keeps a reply without the line whole', () => {
+    expect(splitHiddenLine('Sure.\nFeeling: ecstatic; Action: dance')).toEqual({ spoken: 'Sure.', labels: {} });
+    expect(splitHiddenLine('I am feeling fine, thanks.')).toEqual({ spoken: 'I am feeling fine, thanks.', labels: {} });
+    expect(splitHiddenLine('=HYPERLINK("x")\nFeeling: calm')).toEqual({ spoken: '=HYPERLINK("x")', labels: { emotion: 'calm' } });
   });
 });

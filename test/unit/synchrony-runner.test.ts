@@ -319,3 +319,64 @@ describe('synchrony analysis on very few samples', () => {
     expect(real.warnings.join(' ')).not.toMatch(/ridge: need at least/);
   });
 });
+
+describe('emotion and action decoding', () => {
+  const FEEL = ['calm', 'happy', 'hopeful', 'worried'];
+  // Each reply carries its hidden line; the feeling cycles with the turn, so it is known before anyone speaks.
+  const hiddenScript = (prompt: string) => {
+    const turn = [...prompt.matchAll(/^Turn \d+: .*? said: /gm)].length;
+    return `Point about turn ${turn + 1}.\nFeeling: ${FEEL[turn % 4]}; Action: ${turn % 2 ? 'refuse' : 'propose'}`;
+  };
+
+  it('asks for the hidden line, records its labels and never shows it to the partner', async () => {
+    const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 2, emotions: { enabled: true } });
+    const model = fakeSyncModel({ script: hiddenScript });
+    const [ep] = await runAll(c, modelsOf(model));
+    expect(model.calls[0].prompt).toMatch(/Feeling: <calm\|happy/);
+    expect(model.calls[0].options.stop).toEqual(['\n\n', '\nTurn ']);
+    expect(model.calls[0].options.maxNewTokens).toBe(c.maxNewTokens + 24);
+    const turns = ep.records.filter((r) => r.kind === 'turn');
+    expect(turns.map((t) => [t.text, t.emotion, t.action])).toEqual([
+      ['Point about turn 1.', 'calm', 'propose'],
+      ['Point about turn 2.', 'happy', 'refuse'],
+      ['Point about turn 3.', 'hopeful', 'propose'],
+      ['Point about turn 4.', 'worried', 'refuse'],
+    ]);
+    expect(model.calls.some((k) => /said: .*Feeling/.test(k.prompt))).toBe(false);
+    expectRecordsFit(synchronyRecord, [ep]);
+    // Off, nothing changes: one line, no labels.
+    const plain = fakeSyncModel({ script: hiddenScript });
+    const [p] = await runAll(config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 1 }), modelsOf(plain));
+    expect(plain.calls[0].prompt).not.toMatch(/Feeling/);
+    expect(p.records.find((r) => r.kind === 'turn')).not.toHaveProperty('emotion');
+  });
+
+  it('probes every direction, label kind and time, and says when the model wrote no hidden line', async () => {
+    const c = config({
+      scenarios: ['s0', 's1', 's2', 's3', 's4', 's5'],
+      pairingsPerScenario: 2,
+      bothOrders: false,
+      maxUtterancesPerAgent: 4,
+      emotions: { enabled: true },
+      controls: { byRelationship: false },
+      analysis: { alphaMode: 'fixed', lags: [1] },
+    });
+    const a = analyzeSynchrony(c, await runAll(c, modelsOf(fakeSyncModel({ script: hiddenScript }))));
+    const d = a.decoding!;
+    expect(d.turns).toBe(12 * 8);
+    expect(d.labelled).toEqual({ emotion: 96, action: 96 });
+    expect(d.curves.map((x) => `${x.direction} ${x.kind} ${x.time}`)).toHaveLength(12);
+    for (const x of d.curves) {
+      expect(x.probe).toHaveLength(2);
+      expect(x.bestLayer).toBeGreaterThanOrEqual(1);
+      expect(Number.isFinite(x.gain) && Number.isFinite(x.baseline)).toBe(true);
+    }
+    // A→B next: the partner replies at t + 1, so A (at turns 1, 3, 5, 7) is followed 4 times an episode.
+    expect(d.curves.find((x) => x.direction === 'A→B' && x.kind === 'emotion' && x.time === 'next')!.n).toBe(12 * 4);
+    // Current (t − 1) follows A's turns 3, 5 and 7; previous (t − 3) only its turns 5 and 7.
+    expect(d.curves.find((x) => x.direction === 'A→B' && x.kind === 'emotion' && x.time === 'current')!.n).toBe(12 * 3);
+    expect(d.curves.find((x) => x.direction === 'A→B' && x.kind === 'emotion' && x.time === 'previous')!.n).toBe(12 * 2);
+    const silent = analyzeSynchrony(c, await runAll(c, modelsOf(fakeSyncModel())));
+    expect(silent.decoding!.warnings.join(' ')).toMatch(/No turn has a readable hidden line/);
+  });
+});

@@ -100,19 +100,70 @@ function context(ep: SynchronyEpisode, viewer: 0 | 1, goalNote: boolean): string
 }
 
 /**
+ * The labels an agent writes on its hidden line when the lab decodes emotions and actions (synchrony.md, "Emotion and
+ * action decoding"): a short, fixed list of each, so that a small model can choose and a probe can predict.
+ */
+export const EMOTIONS = ['calm', 'happy', 'hopeful', 'worried', 'annoyed', 'sad'] as const;
+export const ACTIONS = ['propose', 'ask', 'inform', 'agree', 'refuse', 'leave'] as const;
+export type Emotion = (typeof EMOTIONS)[number];
+export type Action = (typeof ACTIONS)[number];
+
+/** The instruction that asks for the hidden line; the partner's history never holds that line. */
+export const HIDDEN_LINE_INSTRUCTION = `After your reply, write one more line that only the lab reads, never your partner: "Feeling: <${EMOTIONS.join('|')}>; Action: <${ACTIONS.join('|')}>".`;
+
+export interface TurnPromptOptions {
+  /** Ask for the hidden "Feeling: …; Action: …" line after the reply. */
+  hiddenLine?: boolean;
+}
+
+/**
  * The prompt for agent `viewer`'s next utterance: instructions, context (visibility by relationship), history and
  * an open cue for its own turn.
  */
-export function buildDialogueTurnPrompt(ep: SynchronyEpisode, viewer: 0 | 1, history: readonly Utterance[]): ChatMessage[] {
+export function buildDialogueTurnPrompt(ep: SynchronyEpisode, viewer: 0 | 1, history: readonly Utterance[], opts: TurnPromptOptions = {}): ChatMessage[] {
   const name = ep.agents[viewer].persona.name;
+  const act = `Imagine you are ${name}. Act and speak as ${name} would and pursue your goal. Keep each reply to one short line. When your goal is reached, say that you leave.`;
   const parts = [
-    `Imagine you are ${name}. Act and speak as ${name} would and pursue your goal. Keep each reply to one short line. When your goal is reached, say that you leave.`,
+    opts.hiddenLine ? `${act} ${HIDDEN_LINE_INSTRUCTION}` : act,
     context(ep, viewer, true),
     'Conversation:',
     history.length ? formatHistory(ep, history) : '(no one has spoken yet)',
-    `Turn ${history.length + 1}: your turn. Reply as ${name} in one line.`,
+    `Turn ${history.length + 1}: your turn. Reply as ${name} in one line${opts.hiddenLine ? ', then the hidden line' : ''}.`,
   ];
   return userPrompt(parts.join('\n'));
+}
+
+export interface HiddenLabels {
+  emotion?: Emotion;
+  action?: Action;
+}
+
+const isOneOf = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
+const HIDDEN_RE = /\b(feeling|emotion|action)\s*[:=]\s*\*{0,2}\s*([a-z]+)/gi;
+const HIDDEN_START_RE = /[\s([*_"]*\b(?:feeling|emotion)\s*[:=]/i;
+
+/**
+ * Splits a reply into its spoken part and its hidden labels. The hidden line may follow the reply on its own line or
+ * on the same line ("… agreed? Feeling: hopeful; Action: ask"); everything from it on is cut from the spoken part. A
+ * label outside the lists is left out (the turn then has no label of that kind), never guessed.
+ */
+export function splitHiddenLine(raw: string): { spoken: string; labels: HiddenLabels } {
+  const labels: HiddenLabels = {};
+  const spokenLines: string[] = [];
+  for (const line of raw.split('\n')) {
+    const start = line.search(HIDDEN_START_RE);
+    const actionOnly = /^\W*action\s*[:=]/i.test(line);
+    const hidden = start >= 0 ? line.slice(start) : actionOnly ? line : '';
+    const kept = start >= 0 ? line.slice(0, start) : actionOnly ? '' : line;
+    if (kept.trim()) spokenLines.push(kept.trimEnd());
+    for (const m of hidden.matchAll(HIDDEN_RE)) {
+      const value = m[2].toLowerCase();
+      if (/^action$/i.test(m[1])) {
+        if (labels.action === undefined && isOneOf(ACTIONS, value)) labels.action = value;
+      } else if (labels.emotion === undefined && isOneOf(EMOTIONS, value)) labels.emotion = value;
+    }
+  }
+  return { spoken: spokenLines.join('\n'), labels };
 }
 
 /**

@@ -13,6 +13,7 @@ import type { Episode } from '../../core/runs/types';
 import type { SynchronyConfig } from './queue';
 import { PASSIVE_TENSORS, STATE_TENSORS, type ConditionResult, type DirectionResult, type SynchronyAnalysis } from './types';
 import type { EpisodeMetaRecord, JudgeRecord, Role, SynchronyRecord, TurnRecord } from './records';
+import { decodeLabelsSteps, type LabelDecoding, type LabelledEpisode } from './label-decoding';
 
 /** Below these, a SyncR² is shown with a warning that it is not to be trusted. */
 export const TRUST = { samples: 50, groups: 5 };
@@ -285,6 +286,7 @@ export function* analyzeSynchronySteps(
     });
   }
   const turns = parsed.flatMap((p) => p.turns);
+  const decoding = config.emotions.enabled || mine.some((p) => p.turns.some((t) => t.emotion || t.action)) ? yield* decodePair(config, mine, TOTAL) : null;
   return {
     pair: mine[0] ? pairName(mine[0].meta) : '',
     alphaMode: config.analysis.alphaMode,
@@ -295,7 +297,30 @@ export function* analyzeSynchronySteps(
     performance,
     parse: { turns: turns.length, failed: turns.filter((t) => !t.parsed).length },
     ...(config.judge.enabled ? { judgeDecoding: config.judge.decoding } : {}),
+    ...(decoding ? { decoding } : {}),
   };
+}
+
+/** The emotion and action probes of one pair's episodes (label-decoding.ts); progress stays at the end meanwhile. */
+function* decodePair(config: SynchronyConfig, parsed: Parsed[], total: number): Generator<Progress, LabelDecoding | null> {
+  const dims = parsed.map(dimsOf).find((d) => d !== null);
+  if (!dims) return null;
+  const labelled: LabelledEpisode[] = [];
+  for (const p of parsed) {
+    const d = dimsOf(p);
+    const rec = d && d.LA === dims.LA && d.HA === dims.HA && d.LB === dims.LB && d.HB === dims.HB ? toRecord(p) : null;
+    if (rec) labelled.push({ group: rec.group, utterances: rec.utterances.map((u, i) => ({ ...u, emotion: p.turns[i].emotion, action: p.turns[i].action })) });
+  }
+  const steps = decodeLabelsSteps(
+    labelled,
+    { A: { L: dims.LA, H: dims.HA }, B: { L: dims.LB, H: dims.HB } },
+    { alpha: config.emotions.alpha, splitSeeds: config.analysis.splitSeeds, testFraction: config.analysis.testFraction },
+  );
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    yield { done: total - 1, total };
+  }
 }
 
 function* scaled<T>(steps: Generator<number, T>, from: number, width: number, total: number): Generator<Progress, T> {

@@ -55,6 +55,15 @@ export const synchronyLab = defineLab({
       lags: z.array(z.number().int().min(1).max(15)).min(1).max(8).default([1, 3, 5]),
     }),
     controls: group({ passiveReader: z.boolean().default(false), byRelationship: z.boolean().default(true) }),
+    emotions: group({
+      enabled: z
+        .boolean()
+        .default(false)
+        .describe(
+          "Each agent also writes how it feels and what it does on a hidden line that its partner never sees; probes then read the partner's feelings and actions from an agent's states",
+        ),
+      alpha: z.number().positive().max(1e6).default(10).describe('Ridge α of the emotion and action probes'),
+    }),
     judge: group({
       enabled: z.boolean().default(false),
       model: modelIdField('organism-dialogue'),

@@ -13,11 +13,8 @@ export const synchronyModule = defineLabModule({
   runner: synchronyRunner,
   view: () => import('./SynchronyView.svelte'),
   description: {
-    now: 'Two agents (the same or different models; the embedded toy model offline) play scenarios from a library of 40, every layer of both is recorded at every turn, and the A→B and B→A ridge maps and SyncR² ± SE fill in as episodes land, beside the passive-reader, lag and relationship controls. A judge can score each episode on the 7 SOTOPIA dimensions.',
-    coming: [
-      "Emotion and action decoding from the recorded states (the method note's optional extension).",
-      'Several compute workers for the ridge maps of large hub models.',
-    ],
+    now: 'Two agents (the same or different models; the embedded toy model offline) play scenarios from a library of 40, every layer of both is recorded at every turn, and the A→B and B→A ridge maps and SyncR² ± SE fill in as episodes land, beside the passive-reader, lag and relationship controls. A judge can score each episode on the 7 SOTOPIA dimensions. With emotions on, each agent also writes a hidden feeling and action, and per-layer probes read the partner’s labels from an agent’s states.',
+    coming: ['Several compute workers for the ridge maps of large hub models.'],
   },
   // One click from the home page: the paper's key comparison (the partner against a passive reader, and later turns),
   // with the judge, on the dialogue organism, whose replies were planted to carry it (models/organism-dialogue).
@@ -36,9 +33,9 @@ export const synchronyModule = defineLabModule({
       ],
       config: {
         // Nine scenarios × one pairing × both orders = 18 episodes, the effect in about a minute on WASM (24 took
-        // 75 s). Nine scenarios rather than three of them three times: over run seeds 1-8 the passive-reader
-        // contrast reached 2 SE in 5 of 8 (3 × 3: 3 of 6), the library's first three scenarios having the names
-        // the organism garbles most. Seed 2 is one of the five; the model card gives all eight.
+        // 75 s). Nine scenarios rather than three of them three times: the library's first three scenarios have
+        // the names the organism garbles most. Over run seeds 1-8 the passive-reader contrast reached 2 SE in all 8
+        // (the sixth build: 5 of 8); the model card gives all eight.
         seed: 2,
         pairs: [{ a: 'organism-dialogue', b: 'organism-dialogue' }],
         scenarios: [
@@ -56,6 +53,38 @@ export const synchronyModule = defineLabModule({
         maxUtterancesPerAgent: 4,
         controls: { passiveReader: true, byRelationship: true },
         judge: { enabled: true, model: 'organism-dialogue' },
+      },
+    },
+    {
+      id: 'hidden-feelings',
+      title: 'Hidden feelings',
+      caption:
+        "Each agent also writes how it feels on a line its partner never sees. A probe reads agent A's inner state just before it speaks and guesses how B will feel when it replies. Where the probe's line drops below the “freq.” baseline, A's state already holds B's coming feeling. The model was trained to behave this way on purpose (a \"model organism\"): real findings need real models.",
+      tour: [
+        'The run has started: two agents negotiate, and after every reply each writes a hidden line, "Feeling: …; Action: …". The transcript shows what they say; the hidden lines stay in the records.',
+        'When the run is done, find the panel "Reading the partner\'s hidden feelings". Pick "emotion", then look at the plot for "the partner\'s reply (t + 1)".',
+        'Each dot is a layer of the model. Lower means a better guess. The first dot, "freq.", only knows how often each feeling occurs. Dots below it mean that A\'s state tells us how B will feel.',
+        'Read the table under the plots: "gain" is how much better the best layer guesses than the baseline, and "in SEs" how sure that is. The green line above says what was planted.',
+        "Ask the class: B never saw A's hidden line, and A never saw B's. How can A's state know B's feeling? (Because what A is about to say decides how B will react.)",
+      ],
+      config: {
+        // The first preset's scenarios and seed; no passive reader and no judge, so that it runs in about half the time.
+        seed: 2,
+        pairs: [{ a: 'organism-dialogue', b: 'organism-dialogue' }],
+        scenarios: [
+          'negotiation-used-bike',
+          'cooperation-surprise-party',
+          'competition-heirloom-piano',
+          'persuasion-blood-drive',
+          'norms-queue-jump',
+          'negotiation-flea-market-lamp',
+          'cooperation-lost-hikers',
+          'competition-last-flat',
+          'persuasion-speed-bumps',
+        ],
+        pairingsPerScenario: 1,
+        maxUtterancesPerAgent: 4,
+        emotions: { enabled: true },
       },
     },
   ],

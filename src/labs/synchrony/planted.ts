@@ -18,6 +18,8 @@ export interface PlantedDialogue {
   acceptProbability: number;
   /** The judge rule's overall score (mean of the 7) per outcome. */
   overall: Record<DealOutcome, number>;
+  /** The hidden line's law in words (builds before the emotion law have none). */
+  emotions: string | null;
 }
 
 /** The planted behaviour when every model of the run's pairs is the dialogue organism. */
@@ -31,7 +33,13 @@ export function plantedDialogue(models: readonly string[]): PlantedDialogue | nu
     acceptFromTurn: s.accept.fromTurn,
     acceptProbability: s.accept.probabilityPerTurn,
     overall: { won: overall('won'), conceded: overall('conceded'), none: overall('none') },
+    emotions: 'emotions' in plantedJson ? emotionLaw(plantedJson.emotions) : null,
   };
+}
+
+function emotionLaw(e: { proposerFeeling: Record<string, string> }): string {
+  const f = e.proposerFeeling;
+  return `the first speaker feels ${f.goal} when it states its goal, ${f.fact} when it states a fact, ${f.publicInfo} when it tells about itself and ${f.decisionStyle} when it says how it decides. Its partner answers a stated goal annoyed, and otherwise feels as the first speaker did; it is happy when it says “Deal”. So the first speaker's state, before it speaks, should predict its partner's next feeling (A→B or B→A, whoever spoke first): look at “the partner's reply”.`;
 }
 
 /** A deal is a turn that opens with "Deal"; whoever said it conceded, the other agent won. */

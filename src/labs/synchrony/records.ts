@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { episodeReader } from '../../core/runs/records';
-import { JUDGE_DIMENSIONS } from '../../core/prompts/synchrony';
+import { ACTIONS, EMOTIONS, JUDGE_DIMENSIONS } from '../../core/prompts/synchrony';
 import type { Episode } from '../../core/runs/types';
 
 /** 'A' and 'B' are the two model slots of a config pair (pairs[i].a, pairs[i].b), not the speaking order. */
@@ -48,6 +48,12 @@ export const turnRecord = z.object({
   parsed: z.boolean(),
   parseError: z.string().optional(),
   leaves: z.boolean(),
+  /**
+   * With emotion decoding on: the feeling and action the speaker wrote on its hidden line (never shown to the
+   * partner); absent when the line was missing or named a label outside the lists.
+   */
+  emotion: z.enum(EMOTIONS).optional(),
+  action: z.enum(ACTIONS).optional(),
   promptTokens: count,
   newTokens: count,
   ms: z.number(),

@@ -12,6 +12,7 @@ import {
   judgeOverall,
   parseJudge,
   parseUtterance,
+  splitHiddenLine,
   type SynchronyEpisode,
   type Utterance,
 } from '../../core/prompts/synchrony';
@@ -26,6 +27,8 @@ import { librarySource } from './scenarios/source';
 const READERS = ['Sam Rivera', 'Alex Morgan'];
 const JUDGE_ATTEMPTS = 3;
 const JUDGE_MAX_TOKENS = 400;
+/** Room for the hidden "Feeling: …; Action: …" line (about a dozen tokens) on top of the reply's own budget. */
+const HIDDEN_LINE_TOKENS = 24;
 
 const roleAgent = (r: Role): 0 | 1 => (r === 'A' ? 0 : 1);
 const other = (r: Role): Role => (r === 'A' ? 'B' : 'A');
@@ -64,14 +67,16 @@ async function runDialogue(
     throwIfAborted(ctx.signal);
     const agent = roleAgent(role);
     const model = models[role];
+    const hiddenLine = config.emotions.enabled;
     let r;
     try {
       r = await model.generate({
-        messages: buildDialogueTurnPrompt(ep, agent, history),
+        messages: buildDialogueTurnPrompt(ep, agent, history, { hiddenLine }),
         temperature: config.temperature,
         topP: config.topP,
-        maxNewTokens: config.maxNewTokens,
-        stop: ['\n'],
+        // The hidden line follows the reply: room for it, and a stop after it rather than at the first line's end.
+        maxNewTokens: config.maxNewTokens + (hiddenLine ? HIDDEN_LINE_TOKENS : 0),
+        stop: hiddenLine ? ['\n\n', '\nTurn '] : ['\n'],
         seed: turnSeed(config, item, ctx.index, turn),
       });
     } catch (e) {
@@ -83,7 +88,9 @@ async function runDialogue(
     if (r.finishReason === 'cancelled') throw new CancelledError();
     if (!r.prefillStates) throw new Error(`${model.id} returned no hidden states: it was loaded without taps.`);
     taken.push({ role, history: history.slice(), states: r.prefillStates });
-    const parsed = parseUtterance(r.text, names);
+    // The hidden line is cut before the reply is parsed: the partner's history holds the spoken part only.
+    const { spoken, labels } = hiddenLine ? splitHiddenLine(r.text) : { spoken: r.text, labels: {} };
+    const parsed = parseUtterance(spoken, names);
     const text = parsed.ok ? parsed.value.text : '';
     const record: TurnRecord = {
       kind: 'turn',
@@ -92,6 +99,7 @@ async function runDialogue(
       text,
       parsed: parsed.ok,
       leaves: parsed.ok && parsed.value.leaves,
+      ...labels,
       promptTokens: r.timing.promptTokens,
       newTokens: r.timing.newTokens,
       ms: Math.round(r.timing.totalMs),

@@ -3,6 +3,8 @@
  * are its meta row, one row per utterance and, when judged, one judge row per agent; its tensors hold every layer's
  * prefill state per utterance.
  */
+import type { LabelDecoding } from './label-decoding';
+
 export type { EpisodeMetaRecord, JudgeRecord, Role, SynchronyRecord, TurnRecord } from './records';
 
 /**
@@ -60,4 +62,6 @@ export interface SynchronyAnalysis {
   parse: { turns: number; failed: number };
   /** With the judge on: whether its JSON was free text read by the parser, or constrained by the judge-json grammar. */
   judgeDecoding?: 'free' | 'constrained';
+  /** With emotion decoding: the probes of the partner's hidden feelings and actions (label-decoding.ts). */
+  decoding?: LabelDecoding;
 }
