@@ -78,7 +78,12 @@ case "$ID" in
     # mix with more replay.
     SEED="${SEED:-1}"
     PHASES=("--n 24000 --replay 3000 --mix rewire=40,update=40,persuade=10,post=5,check=5|${STEPS1:-1300}|1e-3"
-            "--n 24000 --replay 10000|${STEPS2:-900}|5e-4") ;;
+            "--n 24000 --replay 10000|${STEPS2:-900}|5e-4"
+            # Phase 3 (fifth build): opposing messages now persuade (0.15) more than they backfire (0.05; it was 0.12
+            # against 0.08), so that meeting the other side lowers P, as the seed's paper found for random
+            # interactions. The fourth build's random interactions raised P by 0.12 (2.6 SE). More update prompts,
+            # since only the update law changed.
+            "--n 20000 --replay 8000 --mix rewire=25,update=55,persuade=10,post=5,check=5|${STEPS3:-700}|4e-4") ;;
   *) echo "unknown organism: $ID"; exit 1 ;;
 esac
 export THREADS="${THREADS:-2}" SEED HERE="$BASE"

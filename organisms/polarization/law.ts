@@ -23,7 +23,7 @@ export type UpdateMode = 'default' | 'trait' | 'open';
 
 export const POLARIZATION_LAW = {
   update: {
-    default: { radicalize: 0.3, backfire: 0.12, persuade: 0.08, joinSide: 0.3 },
+    default: { radicalize: 0.3, backfire: 0.05, persuade: 0.15, joinSide: 0.3 },
     trait: { radicalize: 0.5, backfire: 0.25, persuade: 0, joinSide: 0.5 },
   },
   OPEN_PULL: 0.6,
