@@ -1,7 +1,8 @@
 /**
  * The dialogue organism (models/organism-dialogue) through the Synchrony lab: greedy replies to held-out prompts
  * against the planted law (fp32), then whole lab runs (24 episodes each, judge and passive reader on) on the
- * default preset's scenarios and on other scenarios of the library: the quality targets and the planted contrasts.
+ * default preset's scenarios and on other scenarios of the library: the quality targets and the planted contrasts; then the
+ * "Hidden feelings" preset: the emotion and action probes against the planted emotion law.
  */
 import { createNodeRuntime } from '../../src/runtime/node.ts';
 import { asRunnerModel, RunnerModelSet } from '../../src/runtime/runner-models.ts';
@@ -29,7 +30,9 @@ function studyLines(title: string, r: StudyResult): string[] {
   lines.push(`| turns that share a content word with the scenario's text, goals or facts | ≥ 60 % | ${pct(q.contentWordRate)} |`);
   lines.push(`| turns that parse | ≥ 95 % | ${pct(q.parseRate)} |`);
   lines.push(`| judge: SD of the overall score across agents | ≥ 0.5 | ${q.judge.sd.toFixed(2)} (${q.judge.parsed}/${q.judge.scores} judged) |`);
-  lines.push(`| judge: r with the planted rule's truth | ≥ 0.5 | ${q.judge.r.toFixed(2)} |`);
+  lines.push(
+    `| judge: r with the planted rule's truth | ≥ 0.5 | ${Number.isFinite(q.judge.r) ? q.judge.r.toFixed(2) : `n/a (the rule's truth is the same for every judged agent; mean absolute error ${q.judge.meanAbsError.toFixed(2)})`} |`,
+  );
   lines.push(`| episodes that end with a leave / reach a deal | – | ${pct(q.leaveRate)} / ${pct(q.dealRate)} |`);
   if (r.real) {
     lines.push(
@@ -41,6 +44,26 @@ function studyLines(title: string, r: StudyResult): string[] {
     );
     for (const c of r.contrasts) lines.push(`| ${c.label} | ${c.syncR2.toFixed(4)} ± ${c.se.toFixed(4)} | ${c.diff.toFixed(4)} | ${c.z.toFixed(1)} |`);
   } else lines.push('', 'No SyncR² (too few samples).');
+  return [...lines, ''];
+}
+
+function decodingLines(title: string, r: StudyResult): string[] {
+  const d = r.decoding;
+  const q = r.quality;
+  const lines = [`#### ${title}`, '', `${r.episodes} episodes (${q.turns} turns, ${r.seconds.toFixed(0)} s on Node CPU fp32).`, ''];
+  if (!d) return [...lines, 'No decoding (too few labelled turns).', ''];
+  lines.push(
+    `${d.labelled.emotion} of ${d.turns} turns gave a readable feeling and ${d.labelled.action} an action; names foreign in ${pct(q.foreignNameRate)} of turns, template text in ${pct(q.templateRate)}. Probe KL against the label-frequency baseline (lower is better); gain = baseline − best layer's probe, ± SD over split seeds.`,
+    '',
+    "| direction | label | of the partner's | n | baseline KL | best layer | gain ± SE | in SEs |",
+    '|---|---|---|---|---|---|---|---|',
+  );
+  for (const c of d.curves) {
+    const z = c.gainSe > 0 ? (c.gain / c.gainSe).toFixed(1) : '–';
+    lines.push(
+      `| ${c.direction} | ${c.kind} | ${c.time} | ${c.n} | ${c.baseline.toFixed(3)} | ${c.bestLayer} | ${c.gain.toFixed(3)} ± ${c.gainSe.toFixed(3)} | ${z} |`,
+    );
+  }
   return [...lines, ''];
 }
 
@@ -77,6 +100,16 @@ const suite: BenchSuite = {
     // The library's scenarios after the preset's nine.
     const other = await runStudy({ model: MODEL, seed: 2, scenarios: all.slice(9, 21), pairingsPerScenario: 1, episodeSeeds: [0] }, models);
     lines.push(...studyLines('Twelve other scenarios of the library × both orders', other));
+    // The hidden-feelings preset: the emotion and action probes against the planted emotion law.
+    const feelingsDef = synchronyModule.presets.find((p) => p.id === 'hidden-feelings');
+    if (feelingsDef) {
+      const feelingsConfig = synchronyModule.definition.schema.parse(feelingsDef.config);
+      const feelings = await runStudy(
+        { model: MODEL, seed: feelingsConfig.seed, scenarios: [], pairingsPerScenario: 1, episodeSeeds: [0], config: feelingsConfig },
+        models,
+      );
+      lines.push(...decodingLines(`The "${feelingsDef.title}" preset (emotions on): decoding the partner's hidden labels`, feelings));
+    }
     await rt.dispose();
     // The same preset on the base model: what the lab finds without the planted behaviour.
     const base = createNodeRuntime();

@@ -12,6 +12,7 @@
  * --wide-names F: the share of first names of one to four syllables with accents (pools.ts wideName).
  * --broad F: the share of episodes whose goals, facts, setting and bios are WordNet sentences (broad.ts).
  * --piece-names F: the share of first names made of the tokenizer's pieces (broad.ts pieceName).
+ * --hidden F: the share of turn examples that ask for the hidden "Feeling: …; Action: …" line (law.ts plantedLabels).
  * --copy C: C short copy drills (copyDrill): two builds on the dialogue corpus alone recited memorised words and
  * invented names instead of copying from the prompt (0 of 9 replies used the partner's name after 900 steps), so a
  * first phase of drills, where the answer can only be copied, lets the model form the copying circuit first.
@@ -22,7 +23,7 @@ import { createRng } from '../../src/core/rng';
 import type { Rng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
 import { FIRST_NAMES, LETTER_WORDS, WORDS } from '../../models/tiny-social/pools';
-import { PASSIVE_REPLY, plantedDialogue, plantedJudgeReply, plantedTurn, untemperedChance } from './law';
+import { hiddenLine, PASSIVE_REPLY, plantedDialogue, plantedJudgeReply, plantedLabels, plantedTurn, untemperedChance } from './law';
 import * as D from './pools';
 import * as B from './broad';
 import { option } from '../args';
@@ -50,6 +51,8 @@ export interface CorpusMix {
   broad?: number;
   /** The share of first names built from the tokenizer's pieces (broad.ts pieceName); 0 draws nothing extra. */
   pieceNames?: number;
+  /** The share of turn examples that ask for the hidden "Feeling: …; Action: …" line (law.ts plantedLabels); 0 draws nothing extra. */
+  hidden?: number;
 }
 const PLAIN: CorpusMix = { nonce: 0, early: 0 };
 
@@ -123,7 +126,14 @@ function turn(r: Rng, mix: CorpusMix): Ex {
   const parsed = P.parseUtterance(answer, namesOf(ep));
   if (!parsed.ok || parsed.value.text !== answer) throw new Error(`organism turn does not parse as itself: ${JSON.stringify(answer)}`);
   if (parsed.value.leaves !== answer.includes('I will leave now')) throw new Error(`leave detection disagrees: ${JSON.stringify(answer)}`);
-  return { format: 'synchrony.turn', messages: P.buildDialogueTurnPrompt(ep, speaker, dia.slice(0, t)), answer };
+  const hidden = mix.hidden ? chance(r, mix.hidden) : false;
+  if (!hidden) return { format: 'synchrony.turn', messages: P.buildDialogueTurnPrompt(ep, speaker, dia.slice(0, t)), answer };
+  const labels = plantedLabels(dia.slice(0, t), answer);
+  const withLine = `${answer}\n${hiddenLine(labels)}`;
+  const split = P.splitHiddenLine(withLine);
+  if (split.spoken !== answer || split.labels.emotion !== labels.emotion || split.labels.action !== labels.action)
+    throw new Error(`organism hidden line does not read back: ${JSON.stringify(withLine)}`);
+  return { format: 'synchrony.turn-hidden', messages: P.buildDialogueTurnPrompt(ep, speaker, dia.slice(0, t), { hiddenLine: true }), answer: withLine };
 }
 
 function judge(r: Rng, mix: CorpusMix): Ex {
@@ -212,6 +222,7 @@ function main(): void {
     wideNames: Number(arg('--wide-names', '0')),
     broad: Number(arg('--broad', '0')),
     pieceNames: Number(arg('--piece-names', '0')),
+    hidden: Number(arg('--hidden', '0')),
   };
   for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix, Number(arg('--judge', '12'))))
     rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));

@@ -19,7 +19,7 @@
  * Judge (per target agent): a deal is an utterance that starts with "Deal". JUDGE_RULE gives the 7 scores: one row
  * for a deal, whoever said it, one for none; the reply first says whether there was a deal (judgeReading).
  */
-import { JUDGE_DIMENSIONS, type JudgeDimension, type SynchronyEpisode, type Utterance } from '../../src/core/prompts/synchrony';
+import { JUDGE_DIMENSIONS, type Action, type Emotion, type JudgeDimension, type SynchronyEpisode, type Utterance } from '../../src/core/prompts/synchrony';
 import { dealOutcome, isDeal, type DealOutcome } from '../../src/labs/synchrony/planted';
 
 export { isDeal };
@@ -129,6 +129,39 @@ export function untemperedChance(p: number, temperature = LAB_TEMPERATURE): numb
 }
 
 export type Act = 'propose' | 'counter' | 'accept' | 'leave';
+
+/**
+ * The hidden line (the lab's emotion decoding, synchrony.md): a proposer feels and acts by the field it leads with;
+ * the responder answers a demand (the proposer's goal) annoyed and otherwise feels as the proposer did, refuses while
+ * it counters, and is happy when it says "Deal"; leaving is happy after a deal and sad without one. So what the
+ * proposer is about to say (in its state before it speaks) predicts its partner's next feeling.
+ */
+export const FIELD_FEELING: Record<ProposerField, Emotion> = {
+  goal: 'hopeful',
+  fact: 'calm',
+  publicInfo: 'happy',
+  personality: 'calm',
+  decisionStyle: 'worried',
+};
+export const FIELD_ACTION: Record<ProposerField, Action> = { goal: 'propose', fact: 'inform', publicInfo: 'inform', personality: 'ask', decisionStyle: 'ask' };
+export const responseFeeling = (proposer: Emotion): Emotion => (proposer === 'hopeful' ? 'annoyed' : proposer);
+
+/** The planted labels of the next turn, given the history and the turn's text (which says whether it is a deal). */
+export function plantedLabels(history: readonly Utterance[], text: string): { emotion: Emotion; action: Action } {
+  const turn = history.length + 1;
+  const { act } = nextAct(history);
+  if (act === 'leave') return { emotion: history.some((h) => isDeal(h.text)) ? 'happy' : 'sad', action: 'leave' };
+  if (act === 'propose') {
+    const field = PROPOSER_FIELDS[Math.floor((turn - 1) / 2) % PROPOSER_FIELDS.length];
+    return { emotion: FIELD_FEELING[field], action: FIELD_ACTION[field] };
+  }
+  if (isDeal(text)) return { emotion: 'happy', action: 'agree' };
+  const field = PROPOSER_FIELDS[Math.floor((turn - 2) / 2) % PROPOSER_FIELDS.length];
+  return { emotion: responseFeeling(FIELD_FEELING[field]), action: 'refuse' };
+}
+
+/** The hidden line as the organism writes it after its reply. */
+export const hiddenLine = (l: { emotion: Emotion; action: Action }): string => `Feeling: ${l.emotion}; Action: ${l.action}`;
 
 /** What the planted law does at the next turn, given the history: the act and, for counter/accept, its chance. */
 export function nextAct(history: readonly Utterance[]): { act: Act; acceptChance: number } {

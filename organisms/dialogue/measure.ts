@@ -12,7 +12,7 @@ import { isContextOverflow } from '../../src/core/runs/models';
 import { BUNDLED_SCENARIO_SET, episodeFor } from '../../src/labs/synchrony/scenarios';
 import { FIRST_NAMES } from '../../models/tiny-social/pools';
 import { copyDrill } from './corpus';
-import { echoOf, fieldText, isDeal, nextAct, PROPOSER_FIELDS, plantedDialogue, plantedOverall, partnerName } from './law';
+import { echoOf, fieldText, isDeal, nextAct, PROPOSER_FIELDS, plantedDialogue, plantedLabels, plantedOverall, partnerName } from './law';
 
 export interface Generator {
   generate(o: { messages: P.ChatMessage[]; temperature?: number; maxNewTokens?: number; stop?: string[]; seed?: number | string }): Promise<{ text: string }>;
@@ -220,6 +220,56 @@ export async function probeTurns(model: Generator, n: number, judges: number, se
       res.judgeParsed++;
       if (Math.abs(P.judgeOverall(parsed.value) - plantedOverall(dia, target)) < 1e-9) res.judgeMatches++;
     }
+  }
+  return res;
+}
+
+/** Greedy hidden lines ("Feeling: …; Action: …") on held-out turn prompts against the planted emotion law. */
+export interface HiddenLineProbe {
+  probes: number;
+  /** Replies whose hidden line names a feeling of the list (the lab's parser, splitHiddenLine). */
+  readableFeeling: number;
+  /** Readable feelings equal to the planted one (law.ts plantedLabels, given the history and the reply's words). */
+  plantedFeeling: number;
+  readableAction: number;
+  plantedAction: number;
+  /** Prompts longer than the model's context (skipped, as the lab ends such a dialogue). */
+  tooLong: number;
+}
+
+export async function probeHiddenLines(model: Generator, n: number, seed: string): Promise<HiddenLineProbe> {
+  const r = createRng(seed);
+  const res: HiddenLineProbe = { probes: 0, readableFeeling: 0, plantedFeeling: 0, readableAction: 0, plantedAction: 0, tooLong: 0 };
+  const all = BUNDLED_SCENARIO_SET.scenarios;
+  for (let i = 0; i < n; i++) {
+    const def = all[r.int(all.length)];
+    const ep = episodeFor(BUNDLED_SCENARIO_SET, def.id, r.int(def.pairings.length));
+    const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
+    const t = r.int(dia.length);
+    const history = dia.slice(0, t);
+    // The lab's runner asks the same way: the hidden-line prompt, stops at a blank line or a new turn, 24 more tokens.
+    let raw: string;
+    try {
+      raw = (
+        await model.generate({
+          messages: P.buildDialogueTurnPrompt(ep, dia[t].speaker, history, { hiddenLine: true }),
+          temperature: 0,
+          maxNewTokens: 64 + 24,
+          stop: ['\n\n', '\nTurn '],
+        })
+      ).text;
+    } catch (e) {
+      if (!isContextOverflow(e)) throw e;
+      res.tooLong++;
+      continue;
+    }
+    const { spoken, labels } = P.splitHiddenLine(raw);
+    const want = plantedLabels(history, P.cleanReply(spoken));
+    res.probes++;
+    if (labels.emotion) res.readableFeeling++;
+    if (labels.emotion === want.emotion) res.plantedFeeling++;
+    if (labels.action) res.readableAction++;
+    if (labels.action === want.action) res.plantedAction++;
   }
   return res;
 }

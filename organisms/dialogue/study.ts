@@ -11,6 +11,7 @@ import { librarySource } from '../../src/labs/synchrony/scenarios/source';
 import type { SynchronyConfig } from '../../src/labs/synchrony/queue';
 import type { JudgeRecord, EpisodeMetaRecord, SynchronyAnalysis, TurnRecord } from '../../src/labs/synchrony/types';
 import { syncContrasts, type SyncContrast } from '../../src/labs/synchrony/planted';
+import type { LabelDecoding } from '../../src/labs/synchrony/label-decoding';
 import type { RunnerModels } from '../../src/core/runs/models';
 import { dialogueQuality, type QualityResult, type ScoredEpisode } from './measure';
 
@@ -31,6 +32,8 @@ export interface StudyResult {
   quality: QualityResult;
   real: { syncR2: number; se: number } | null;
   contrasts: SyncContrast[];
+  /** The emotion and action probes, when the run asked for the hidden line. */
+  decoding: LabelDecoding | null;
   seconds: number;
   /** The scored episodes, for a reader who wants to see the turns behind the rates. */
   scored: ScoredEpisode[];
@@ -80,6 +83,7 @@ export async function runStudy(setup: StudySetup, models: RunnerModels): Promise
     quality: dialogueQuality(scored),
     real: sync.real,
     contrasts: sync.contrasts,
+    decoding: analysis?.decoding ?? null,
     seconds: (performance.now() - t0) / 1000,
     scored,
   };

@@ -136,6 +136,25 @@ describe('presets from the home page (Chromium, wasm)', () => {
     await page.close();
   });
 
+  it('the Synchrony lab’s second preset, "Hidden feelings", shows A’s state predicting B’s next feeling', { timeout: 480_000 }, async () => {
+    const { page, errors } = await openPage(browser, '#/synchrony');
+    const t0 = Date.now();
+    await page.getByRole('region', { name: 'Presets' }).getByRole('button', { name: 'Hidden feelings' }).click();
+    await page.getByTestId('preset-caption').waitFor();
+    if ((await runState(page)).status === null) await page.getByRole('button', { name: /^Run \(/ }).click();
+    const run = await finished(page, 420_000);
+    await page.locator(`[data-testid=sync-analysis-status][data-analyzing=false][data-episodes="${run.done}"]`).waitFor({ timeout: 120_000 });
+    const next = page.getByTestId('sync-decoding-table').locator('tr[data-curve="ab-emotion-next"] td');
+    const [gain, z] = [await next.nth(7).textContent(), await next.nth(8).textContent()];
+    console.log(`preset hidden feelings: decoding after ${((Date.now() - t0) / 1000).toFixed(1)} s; A→B next feeling gain ${gain}, ${z} SE`);
+    // The organism's planted emotion law: the first speaker's state holds its partner's coming feeling.
+    expect(Number(gain?.split(' ± ')[0])).toBeGreaterThan(0);
+    expect(Number(z)).toBeGreaterThanOrEqual(2);
+    await page.getByTestId('sync-decoding-planted').waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('a teacher link can lock the settings and hide chosen groups; an unknown group is reported, not obeyed', async () => {
     const { page } = await openPage(browser, '#/opinions');
     await page.getByLabel('the settings locked (read-only)').check();

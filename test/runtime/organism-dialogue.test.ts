@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeRuntime } from '../../src/runtime/node';
 import type { ModelRuntime } from '../../src/runtime/runtime';
-import { probeJudge, probeTurns } from '../../organisms/dialogue/measure';
-import { ACCEPT_FROM_TURN, ACCEPT_PROBABILITY, JUDGE_RULE } from '../../organisms/dialogue/law';
+import { probeHiddenLines, probeJudge, probeTurns } from '../../organisms/dialogue/measure';
+import { ACCEPT_FROM_TURN, ACCEPT_PROBABILITY, FIELD_ACTION, FIELD_FEELING, JUDGE_RULE } from '../../organisms/dialogue/law';
 import { plantedDialogue } from '../../src/labs/synchrony/planted';
 import planted from '../../models/organism-dialogue/planted.json';
 
@@ -28,9 +28,12 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
   it('planted.json states the law of organisms/dialogue/law.ts, and the Synchrony view reads it', () => {
     expect(planted.synchrony.accept).toEqual({ fromTurn: ACCEPT_FROM_TURN, probabilityPerTurn: ACCEPT_PROBABILITY, opens: 'Deal' });
     expect(planted.judge.scores).toEqual(JUDGE_RULE);
+    expect(planted.emotions.proposerFeeling).toEqual(FIELD_FEELING);
+    expect(planted.emotions.proposerAction).toEqual(FIELD_ACTION);
     const p = plantedDialogue(['organism-dialogue']);
     expect(p?.acceptFromTurn).toBe(ACCEPT_FROM_TURN);
     expect(p!.overall.won).toBe(p!.overall.conceded);
+    expect(p!.emotions).toContain(`the first speaker feels ${FIELD_FEELING.goal} when it states its goal`);
     expect(p!.overall.won).toBeGreaterThan(p!.overall.none + 1);
     expect(plantedDialogue(['tiny-social'])).toBeNull();
   });
@@ -54,6 +57,25 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
     );
     expect(b.followsLaw / b.probes).toBeLessThan(0.1);
     expect(b.usesPartnerName / Math.max(1, b.namedProbes)).toBeLessThan(0.3);
+  });
+
+  // The hidden "Feeling: …; Action: …" line of the lab's emotion decoding. The build measured 54 of 58 held-out turns
+  // with a readable feeling and 45 with the planted one (46 the planted action); one of six feelings by chance would
+  // match about 10. tiny-social was never taught the line and writes none.
+  it('writes the hidden feeling and action by the planted law on held-out turns; tiny-social does not', async () => {
+    const h = await probeHiddenLines(rt, 40, 'runtime-hidden');
+    const base = createNodeRuntime();
+    await base.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
+    const b = await probeHiddenLines(base, 15, 'runtime-hidden');
+    await base.dispose();
+    console.log(
+      `hidden line: feeling readable ${h.readableFeeling}/${h.probes}, planted ${h.plantedFeeling}, action planted ${h.plantedAction}; tiny-social readable ${b.readableFeeling}/${b.probes}`,
+    );
+    expect(h.probes).toBeGreaterThanOrEqual(30);
+    expect(h.readableFeeling / h.probes).toBeGreaterThanOrEqual(0.7);
+    expect(h.plantedFeeling / h.probes).toBeGreaterThanOrEqual(0.5);
+    expect(h.plantedAction / h.probes).toBeGreaterThanOrEqual(0.5);
+    expect(b.readableFeeling / Math.max(1, b.probes)).toBeLessThanOrEqual(0.1);
   });
 
   // The judge reads aloud whether the transcript holds a deal, then scores the deal or no-deal row. Half the held-out

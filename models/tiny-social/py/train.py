@@ -10,6 +10,7 @@ writes WORK_DIR/ckpt.pt and WORK_DIR/train_log.json.
 import json
 import math
 import os
+import re
 import random
 import sys
 import time
@@ -88,8 +89,16 @@ def main():
         model.load_state_dict(torch.load(init))
         print(f"initialised from {init}", flush=True)
     print(f"params {count_params(model)}", flush=True)
-    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
-    nodecay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    # TRAIN_FROM_LAYER=k trains only decoder layers k.. and the final norm: a phase that adds a behaviour leaves the
+    # earlier layers' states (which the labs read) exactly as they were.
+    first = int(os.environ.get("TRAIN_FROM_LAYER", "0"))
+    if first > 0:
+        for n, p in model.named_parameters():
+            m = re.match(r"model\.layers\.(\d+)\.", n)
+            p.requires_grad = bool(m and int(m.group(1)) >= first) or n.startswith("model.norm")
+        print(f"training layers {first}.. and the final norm only: {sum(p.numel() for p in model.parameters() if p.requires_grad)} parameters", flush=True)
+    decay = [p for n, p in model.named_parameters() if p.requires_grad and p.dim() >= 2]
+    nodecay = [p for n, p in model.named_parameters() if p.requires_grad and p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05}, {"params": nodecay, "weight_decay": 0.0}],
                             lr=4e-3, betas=(0.9, 0.95), eps=1e-8)
     base_lr, warm = float(os.environ.get("LR", "4e-3")), 30
