@@ -3,6 +3,30 @@ import { synchronyLab } from './config';
 import { synchronyRunner } from './runner';
 import { synchronyRecord } from './records';
 
+/**
+ * The episodes of both presets, on the dialogue organism. Nine scenarios × one pairing × both orders = 18 episodes,
+ * the effect in about a minute on WASM (24 took 75 s). Nine scenarios rather than three of them three times: the
+ * library's first three scenarios have the names the organism garbles most. Over run seeds 1-8 the passive-reader
+ * contrast reached 2 SE in all 8 (the sixth build: 5 of 8); the model card gives all eight.
+ */
+const PRESET_EPISODES = {
+  seed: 2,
+  pairs: [{ a: 'organism-dialogue', b: 'organism-dialogue' }],
+  scenarios: [
+    'negotiation-used-bike',
+    'cooperation-surprise-party',
+    'competition-heirloom-piano',
+    'persuasion-blood-drive',
+    'norms-queue-jump',
+    'negotiation-flea-market-lamp',
+    'cooperation-lost-hikers',
+    'competition-last-flat',
+    'persuasion-speed-bumps',
+  ],
+  pairingsPerScenario: 1,
+  maxUtterancesPerAgent: 4,
+};
+
 /** The Synchrony lab, declared once: the registry, the app, the compute worker and the CLI all read this. */
 export const synchronyModule = defineLabModule({
   definition: synchronyLab,
@@ -32,25 +56,7 @@ export const synchronyModule = defineLabModule({
         'Ask the class: why would planning a reply make two minds line up? Then open the Models page: this toy was trained to do it, and only real models can tell us whether people-like chatbots do.',
       ],
       config: {
-        // Nine scenarios × one pairing × both orders = 18 episodes, the effect in about a minute on WASM (24 took
-        // 75 s). Nine scenarios rather than three of them three times: the library's first three scenarios have
-        // the names the organism garbles most. Over run seeds 1-8 the passive-reader contrast reached 2 SE in all 8
-        // (the sixth build: 5 of 8); the model card gives all eight.
-        seed: 2,
-        pairs: [{ a: 'organism-dialogue', b: 'organism-dialogue' }],
-        scenarios: [
-          'negotiation-used-bike',
-          'cooperation-surprise-party',
-          'competition-heirloom-piano',
-          'persuasion-blood-drive',
-          'norms-queue-jump',
-          'negotiation-flea-market-lamp',
-          'cooperation-lost-hikers',
-          'competition-last-flat',
-          'persuasion-speed-bumps',
-        ],
-        pairingsPerScenario: 1,
-        maxUtterancesPerAgent: 4,
+        ...PRESET_EPISODES,
         controls: { passiveReader: true, byRelationship: true },
         judge: { enabled: true, model: 'organism-dialogue' },
       },
@@ -68,22 +74,8 @@ export const synchronyModule = defineLabModule({
         "Ask the class: B never saw A's hidden line, and A never saw B's. How can A's state know B's feeling? (Because what A is about to say decides how B will react.)",
       ],
       config: {
-        // The first preset's scenarios and seed; no passive reader and no judge, so that it runs in about half the time.
-        seed: 2,
-        pairs: [{ a: 'organism-dialogue', b: 'organism-dialogue' }],
-        scenarios: [
-          'negotiation-used-bike',
-          'cooperation-surprise-party',
-          'competition-heirloom-piano',
-          'persuasion-blood-drive',
-          'norms-queue-jump',
-          'negotiation-flea-market-lamp',
-          'cooperation-lost-hikers',
-          'competition-last-flat',
-          'persuasion-speed-bumps',
-        ],
-        pairingsPerScenario: 1,
-        maxUtterancesPerAgent: 4,
+        // No passive reader and no judge, so that it runs in about half the first preset's time.
+        ...PRESET_EPISODES,
         emotions: { enabled: true },
       },
     },
