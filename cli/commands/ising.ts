@@ -12,6 +12,7 @@ import { parseTrajectoryFiles, trajectoriesToCsv, trajectoriesToJson, TRAJECTORY
 import { poolTrajectories, simulationTrajectories, studyItems, summarizeTrajectories, trajectoriesFromBundle } from '../../src/labs/opinions/fit-data.ts';
 import { allTables, studyJson, tableText } from '../../src/labs/opinions/fit-tables.ts';
 import type { OpinionsConfig } from '../../src/labs/opinions/graph.ts';
+import { opinionsLab } from '../../src/labs/opinions/config.ts';
 import type { OpinionTrajectory } from '../../src/labs/opinions/trajectory.ts';
 
 const USAGE = [
@@ -106,7 +107,8 @@ async function fit({ positionals, values, json, out, err }: CliContext): Promise
 async function simulate({ positionals, values, json, out }: CliContext): Promise<number> {
   const { def, config } = readConfigInput(positionals[0]);
   if (def.name !== 'opinions') throw new CliUsageError(`ising simulate needs an opinions config (this one is for ${def.name})`);
-  const c = config as unknown as OpinionsConfig;
+  // The config is valid already (readConfigInput); parsing it again types it as the Opinions lab's.
+  const c = opinionsLab.schema.parse(config);
   if (c.mode !== 'simulation') throw new CliUsageError('ising simulate needs mode "simulation"');
   const rounds = Math.round(numberOption(values.rounds, 'rounds', Math.min(c.dynamics.steps, TRAJECTORY_LIMITS.rounds - 1)));
   if (rounds < 1 || rounds > TRAJECTORY_LIMITS.rounds - 1) throw new CliUsageError(`--rounds must be 1…${TRAJECTORY_LIMITS.rounds - 1}`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/core/rng';
 import { randomSigned, squareLattice } from '../../src/core/graphs/generators';
 import { simulateGlauber, rolloutSign, sigmoid } from '../../src/core/ising/simulate';
-import { covariates, localFields, effectiveWeights, couplingVector, couplingsFromVector, type Couplings } from '../../src/core/ising/couplings';
+import { COUPLING_NAMES, covariates, localFields, effectiveWeights, couplingVector, couplingsFromVector, type Couplings } from '../../src/core/ising/couplings';
 import { toDense } from '../../src/core/graphs/signed';
 
 const rng0 = createRng('sim');
@@ -50,6 +50,18 @@ describe('couplings', () => {
     for (let i = 0; i < n; i++) expect(h[i]).toBeCloseTo(0.7 * cov3[3 * i] + 0.2 * cov3[3 * i + 1] + 0.4 * cov3[3 * i + 2] + fields[i], 12);
     expect(effectiveWeights(c)).toEqual([1.1, 1.1, 0.2, 0.2].map((x) => expect.closeTo(x, 12)));
     expect(couplingsFromVector('three', couplingVector(c))).toEqual(c);
+  });
+
+  it('writes and reads coupling vectors in COUPLING_NAMES order for every kind', () => {
+    for (const kind of ['one', 'three', 'five'] as const) {
+      const names = COUPLING_NAMES[kind];
+      const v = names.map((_, i) => i + 0.5);
+      const c = couplingsFromVector(kind, v);
+      expect(Object.keys(c).filter((k) => k !== 'kind')).toEqual(names);
+      const byName: Record<string, unknown> = { ...c };
+      expect(names.map((k) => byName[k])).toEqual(v);
+      expect(couplingVector(c)).toEqual(v);
+    }
   });
 });
 

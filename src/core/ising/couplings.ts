@@ -34,14 +34,28 @@ export function effectiveWeights(c: Couplings): [number, number, number, number]
   }
 }
 
+/** The couplings in COUPLING_NAMES order (a test checks that the two orders agree). */
 export function couplingVector(c: Couplings): number[] {
-  return COUPLING_NAMES[c.kind].map((k) => (c as unknown as Record<string, number>)[k]);
+  switch (c.kind) {
+    case 'one':
+      return [c.beta];
+    case 'three':
+      return [c.betaPlus, c.betaMinus, c.beta0];
+    case 'five':
+      return [c.betaPlusT, c.betaPlusF, c.betaMinusT, c.betaMinusF, c.beta0];
+  }
 }
 
+/** The couplings of `kind` from a vector in COUPLING_NAMES order. */
 export function couplingsFromVector(kind: CouplingKind, v: ArrayLike<number>): Couplings {
-  const o: Record<string, unknown> = { kind };
-  COUPLING_NAMES[kind].forEach((k, i) => (o[k] = v[i]));
-  return o as unknown as Couplings;
+  switch (kind) {
+    case 'one':
+      return { kind, beta: v[0] };
+    case 'three':
+      return { kind, betaPlus: v[0], betaMinus: v[1], beta0: v[2] };
+    case 'five':
+      return { kind, betaPlusT: v[0], betaPlusF: v[1], betaMinusT: v[2], betaMinusF: v[3], beta0: v[4] };
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { STUDY_MODEL_LABELS, type StudyFit, type StudyModelKind, type StudyResul
 import { GROUP_ARCHETYPES, INDIVIDUAL_ARCHETYPES } from '../../core/ising/archetypes';
 import type { Accuracy } from '../../core/ising/scores';
 import { toCsv } from '../../core/csv';
+import { typedArraysAsLists } from '../../core/json';
 
 export type Cell = string | number | null;
 
@@ -25,8 +26,9 @@ const SHORT: Record<StudyModelKind, string> = { one: '1 coupling', three: '3 cou
 const COUPLING_COLUMNS = ['beta', 'betaPlus', 'betaMinus', 'beta0', 'betaPlusT', 'betaPlusF', 'betaMinusT', 'betaMinusF'] as const;
 
 function couplingCells(f: StudyFit): Cell[] {
-  const c = f.fit.couplings as unknown as Record<string, number>;
-  return COUPLING_COLUMNS.map((k) => (k in c ? c[k] : null));
+  // Every coupling set has some of the columns: the others are empty cells.
+  const c: Partial<Record<(typeof COUPLING_COLUMNS)[number], number>> = f.fit.couplings;
+  return COUPLING_COLUMNS.map((k) => c[k] ?? null);
 }
 
 /** Coefficients of every fit: all trajectories first, then each split's training fit. */
@@ -228,5 +230,5 @@ export function tableText(t: Table, digits = t.digits ?? 3): string {
 
 /** The whole result as JSON-ready data (typed arrays as lists), for "Export fit" and `--json`. */
 export function studyJson(r: StudyResult): unknown {
-  return JSON.parse(JSON.stringify(r, (_k, v) => (ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v)));
+  return JSON.parse(JSON.stringify(r, typedArraysAsLists));
 }

@@ -7,6 +7,7 @@ import { writeSafetensors, type SafeTensor } from '../../../core/safetensors';
 import { buildLagSamples, type EpisodeRecord } from '../../../core/synchrony';
 import { STATE_TENSORS, type Role, type SynchronyAnalysis } from '../types';
 import { metaOf } from './transcript';
+import { typedArraysAsLists } from '../../../core/json';
 
 /** One JSON row per record, each carrying its episode index, in episode order. */
 export function episodesJsonl(episodes: Episode[]): string {
@@ -27,11 +28,7 @@ export function statesSafetensors(episodes: Episode[], metadata: Record<string, 
 
 /** The analysis as plain JSON (typed arrays would not survive JSON.stringify as lists). */
 export function analysisJson(analyses: SynchronyAnalysis[], extra: Record<string, unknown> = {}): string {
-  return JSON.stringify(
-    { format: 'social-minds-lab/synchrony-analysis@1', ...extra, analyses },
-    (_k, v) => (ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v),
-    2,
-  );
+  return JSON.stringify({ format: 'social-minds-lab/synchrony-analysis@1', ...extra, analyses }, typedArraysAsLists, 2);
 }
 
 /**
