@@ -3,7 +3,8 @@
  * (an emotion or an action type that the partner wrote), scored by how well it predicts the label's distribution.
  *
  * The map is ridge regression on the one-hot label with an unpenalised intercept (X and Y centred on the training
- * means), fitted on a training split. Its predictions are made a distribution by clipping at 0, adding a floor to
+ * means), fitted on a training split: the SyncR² grid's own ridge operator (ridge.ts), with its primal and dual forms
+ * and its moment cache across splits. Its predictions are made a distribution by clipping at 0, adding a floor to
  * every class and renormalising. A test sample's score is the KL divergence from its observed (one-hot) label to that
  * distribution, which is −log q(true class). The baseline predicts the training label frequencies, made a
  * distribution the same way: it is the ridge map's limit as α → ∞, so probe and baseline differ only by what the
@@ -11,7 +12,8 @@
  *
  * Pure and float64; checked against numpy (test/fixtures/make_label_probe_fixture.py).
  */
-import { gemmNT, spdSolve } from './linalg';
+import { gemmNT } from './linalg';
+import { maskToIndices, ridgeOperator, type LayerStack, type MomentCache } from './ridge';
 
 /** Added to every class before renormalising, so that a wrong confident prediction costs about −log(floor), not ∞. */
 export const PROBE_FLOOR = 0.01;
@@ -33,75 +35,45 @@ export interface ProbeScore {
 }
 
 /**
- * Fits the probe on the samples outside `testMask` (1 = test) and scores it on the others. `X` is n × H row-major,
- * `labels` holds class indices 0..K−1. Ridge in its dual form when there are fewer training samples than features
- * (the same map, computed through an nTr × nTr system instead of H × H).
+ * Fits the probe on layer `layer` of `states` for the samples outside `testMask` (1 = test) and scores it on the
+ * others. `labels` holds class indices 0..K−1, one per sample. `cache` (one per stack) shares the full-sample moments
+ * across the splits of one layer, as in the SyncR² grid.
  */
 export function labelProbeScore(
-  X: ArrayLike<number>,
-  n: number,
-  H: number,
+  states: LayerStack,
+  layer: number,
   labels: ArrayLike<number>,
   K: number,
-  testMask: ArrayLike<number>,
+  testMask: Uint8Array,
   alpha: number,
-  floor = PROBE_FLOOR,
+  opts: { floor?: number; cache?: MomentCache } = {},
 ): ProbeScore {
+  const { n } = states;
   if (!(alpha > 0)) throw new Error(`label probe: α must be positive (got ${alpha})`);
-  if (X.length !== n * H || labels.length !== n || testMask.length !== n) throw new Error('label probe: X, labels and mask sizes do not agree');
-  const train: number[] = [];
-  const test: number[] = [];
+  if (labels.length !== n || testMask.length !== n) throw new Error('label probe: states, labels and mask sizes do not agree');
+  if (!(layer >= 0 && layer < states.L)) throw new Error(`label probe: layer ${layer} is outside 0..${states.L - 1}`);
   for (let i = 0; i < n; i++) {
     const y = labels[i];
     if (!Number.isInteger(y) || y < 0 || y >= K) throw new Error(`label probe: label ${y} of sample ${i} is outside 0..${K - 1}`);
-    (testMask[i] ? test : train).push(i);
   }
+  const { train, test } = maskToIndices(testMask);
   const nTr = train.length;
   const nTe = test.length;
   if (nTr < 2 || nTe < 1) throw new Error(`label probe: needs 2 training samples and 1 test sample (got ${nTr} and ${nTe})`);
 
-  const xMean = new Float64Array(H);
   const yMean = new Float64Array(K);
-  for (const i of train) {
-    for (let h = 0; h < H; h++) xMean[h] += X[i * H + h];
-    yMean[labels[i]] += 1;
-  }
-  for (let h = 0; h < H; h++) xMean[h] /= nTr;
+  for (const i of train) yMean[labels[i]] += 1;
   for (let k = 0; k < K; k++) yMean[k] /= nTr;
-  const centred = (rows: number[]) => {
-    const out = new Float64Array(rows.length * H);
-    rows.forEach((i, r) => {
-      for (let h = 0; h < H; h++) out[r * H + h] = X[i * H + h] - xMean[h];
-    });
-    return out;
-  };
-  const Xtr = centred(train);
-  const Xte = centred(test);
-  // Yc transposed: K rows of nTr centred one-hot values (spdSolve takes right-hand sides as rows).
+  // Yc transposed: K rows of nTr centred one-hot values.
   const YcT = new Float64Array(K * nTr);
   train.forEach((i, r) => {
     for (let k = 0; k < K; k++) YcT[k * nTr + r] = (labels[i] === k ? 1 : 0) - yMean[k];
   });
+  // pred(test) = ȳ + A · Yc, with A the ridge map's test operator (n_te × n_tr).
+  const A = ridgeOperator(states, layer, train, test, alpha, opts.cache);
+  const deltas = gemmNT(A, YcT, nTe, K, nTr);
 
-  // pred(test) = ȳ + Xte · W, with W = (XtrᵀXtr + αI)⁻¹ Xtrᵀ Yc = Xtrᵀ (Xtr Xtrᵀ + αI)⁻¹ Yc.
-  const deltas = new Float64Array(nTe * K);
-  if (nTr < H) {
-    const G = gemmNT(Xtr, Xtr, nTr, nTr, H, undefined, true);
-    for (let r = 0; r < nTr; r++) G[r * nTr + r] += alpha;
-    const AT = spdSolve(G, nTr, YcT, K); // K × nTr
-    const cross = gemmNT(Xte, Xtr, nTe, nTr, H); // nTe × nTr
-    const D = gemmNT(cross, AT, nTe, K, nTr);
-    deltas.set(D);
-  } else {
-    const XtrT = new Float64Array(H * nTr);
-    for (let r = 0; r < nTr; r++) for (let h = 0; h < H; h++) XtrT[h * nTr + r] = Xtr[r * H + h];
-    const S = gemmNT(XtrT, XtrT, H, H, nTr, undefined, true);
-    for (let h = 0; h < H; h++) S[h * H + h] += alpha;
-    const XtY = gemmNT(YcT, XtrT, K, H, nTr); // K × H: (Xtrᵀ Yc)ᵀ
-    const WT = spdSolve(S, H, XtY, K); // K × H
-    deltas.set(gemmNT(Xte, WT, nTe, K, H));
-  }
-
+  const floor = opts.floor ?? PROBE_FLOOR;
   const base = toDistribution(yMean, floor);
   let probe = 0;
   let baseline = 0;

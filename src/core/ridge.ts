@@ -97,6 +97,19 @@ interface SourceOp {
 // resident in wasm memory (ResidentRows) while the target layers stream past.
 
 function sourceOperator(s: LayerStack, l: number, train: Int32Array, test: Int32Array, alpha: number, cache?: MomentCache): SourceOp {
+  const A = ridgeOperator(s, l, train, test, alpha, cache);
+  const nTr = train.length;
+  const At = transpose(A, test.length, nTr);
+  const M = gemmNT(At, At, nTr, nTr, test.length, undefined, true, false); // packUpper reads the upper triangle only
+  return { A, Mpacked: packUpper(M, nTr, 2) };
+}
+
+/**
+ * The ridge map's test operator for source layer l: A = X_te (X_trᵀX_tr + αI)⁻¹ X_trᵀ (n_te × n_tr), both sides
+ * centred by the training mean, so that the test predictions of any targets are ȳ_tr + A·(Y_tr − ȳ_tr). Primal
+ * (H × H system) or dual (n_tr × n_tr), whichever is smaller; `cache` shares the full-sample moments across splits.
+ */
+export function ridgeOperator(s: LayerStack, l: number, train: Int32Array, test: Int32Array, alpha: number, cache?: MomentCache): Float64Array {
   const H = s.H;
   const nTr = train.length;
   const nTe = test.length;
@@ -179,9 +192,7 @@ function sourceOperator(s: LayerStack, l: number, train: Int32Array, test: Int32
     const Lc = cholesky(K, nTr);
     A = cholSolveRows(Lc, transpose(Lc, nTr, nTr), nTr, Kte, nTe);
   }
-  const At = transpose(A, nTe, nTr);
-  const M = gemmNT(At, At, nTr, nTr, nTe, undefined, true, false); // packUpper reads the upper triangle only
-  return { A, Mpacked: packUpper(M, nTr, 2) };
+  return A;
 }
 
 function packUpper(M: Float64Array, n: number, offDiagFactor: number): Float64Array {

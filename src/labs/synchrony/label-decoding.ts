@@ -7,6 +7,7 @@
  * Pure: it runs in the compute worker, one layer per step.
  */
 import { labelProbeScore, PROBE_FLOOR } from '../../core/label-probe';
+import type { LayerStack, MomentCache } from '../../core/ridge';
 import { groupedSplit, type EpisodeRecord } from '../../core/synchrony';
 import { ACTIONS, EMOTIONS } from '../../core/prompts/synchrony';
 import type { Role } from './records';
@@ -61,7 +62,7 @@ const sd = (xs: readonly number[]) => {
 };
 
 interface Samples {
-  states: Float64Array[];
+  states: ArrayLike<number>[];
   labels: number[];
   groups: number[];
 }
@@ -76,7 +77,7 @@ function samplesFor(episodes: readonly LabelledEpisode[], from: Role, kind: Labe
       if (u[t].speaker !== from || !target || target.speaker === from) continue;
       const label = names.indexOf(target[kind] ?? '');
       if (label < 0) continue;
-      out.states.push(Float64Array.from(u[t].state));
+      out.states.push(u[t].state);
       out.labels.push(label);
       out.groups.push(ep.group);
     }
@@ -109,11 +110,13 @@ function* curve(
   const probeSe: number[] = [];
   const gains: number[][] = [];
   let baselines: number[] = [];
-  const X = new Float64Array(n * H);
+  // The speaker's states as one [n, L, H] stack; the ridge operator's moment cache serves every split of a layer.
+  const stack: LayerStack = { data: new Float64Array(n * L * H), n, L, H };
+  s.states.forEach((st, i) => stack.data.set(st, i * L * H));
+  const cache: MomentCache = new Map();
   try {
     for (let l = 0; l < L; l++) {
-      s.states.forEach((st, i) => X.set(st.subarray(l * H, (l + 1) * H), i * H));
-      const scores = masks.map((m) => labelProbeScore(X, n, H, s.labels, K, m, opts.alpha));
+      const scores = masks.map((m) => labelProbeScore(stack, l, s.labels, K, m, opts.alpha, { cache }));
       probe.push(mean(scores.map((r) => r.probe)));
       probeSe.push(sd(scores.map((r) => r.probe)));
       gains.push(scores.map((r) => r.baseline - r.probe));
