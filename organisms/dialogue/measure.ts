@@ -6,7 +6,7 @@
  *    are not in the scenario, template text, repeats, content words, the judge against the planted rule).
  */
 import * as P from '../../src/core/prompts';
-import { createRng } from '../../src/core/rng';
+import { createRng, type Rng } from '../../src/core/rng';
 import { pearson } from '../../src/core/stats';
 import { isContextOverflow } from '../../src/core/runs/models';
 import { BUNDLED_SCENARIO_SET, episodeFor } from '../../src/labs/synchrony/scenarios';
@@ -156,6 +156,21 @@ async function judgeReply(model: Generator, ep: P.SynchronyEpisode, dia: readonl
   }
 }
 
+/** A scenario and pairing of the lab's library, drawn with `r`: the held-out prompts of every probe here. */
+function libraryEpisode(r: Rng): P.SynchronyEpisode {
+  const all = BUNDLED_SCENARIO_SET.scenarios;
+  const def = all[r.int(all.length)];
+  return episodeFor(BUNDLED_SCENARIO_SET, def.id, r.int(def.pairings.length));
+}
+
+/** A held-out turn: a library episode, a dialogue the law writes on it, and a turn t with the history before it. */
+function heldOutTurn(r: Rng) {
+  const ep = libraryEpisode(r);
+  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
+  const t = r.int(dia.length);
+  return { ep, dia, t, history: dia.slice(0, t) };
+}
+
 /** Greedy replies of `model` to `n` turn prompts and `judges` judge prompts on the library's scenarios. */
 export async function probeTurns(model: Generator, n: number, judges: number, seed: string): Promise<ProbeResult> {
   const r = createRng(seed);
@@ -171,17 +186,8 @@ export async function probeTurns(model: Generator, n: number, judges: number, se
     judgeParsed: 0,
     judgeTooLong: 0,
   };
-  const episodeAt = () => {
-    const all = BUNDLED_SCENARIO_SET.scenarios;
-    const def = all[r.int(all.length)];
-    return episodeFor(BUNDLED_SCENARIO_SET, def.id, r.int(def.pairings.length));
-  };
   for (let i = 0; i < n; i++) {
-    const ep = episodeAt();
-    const first = r.int(2) as 0 | 1;
-    const dia = plantedDialogue(ep, first, () => r.next());
-    const t = r.int(dia.length);
-    const history = dia.slice(0, t);
+    const { ep, dia, t, history } = heldOutTurn(r);
     const speaker = dia[t].speaker;
     const reply = P.cleanReply(
       (await model.generate({ messages: P.buildDialogueTurnPrompt(ep, speaker, history), temperature: 0, maxNewTokens: 64, stop: ['\n'] })).text,
@@ -206,7 +212,7 @@ export async function probeTurns(model: Generator, n: number, judges: number, se
     if (hasTemplateText(reply)) res.templateText++;
   }
   for (let i = 0; i < judges; i++) {
-    const ep = episodeAt();
+    const ep = libraryEpisode(r);
     const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
     const target = r.int(2) as 0 | 1;
     const reply = await judgeReply(model, ep, dia, target);
@@ -240,22 +246,16 @@ export interface HiddenLineProbe {
 export async function probeHiddenLines(model: Generator, n: number, seed: string): Promise<HiddenLineProbe> {
   const r = createRng(seed);
   const res: HiddenLineProbe = { probes: 0, readableFeeling: 0, plantedFeeling: 0, readableAction: 0, plantedAction: 0, tooLong: 0 };
-  const all = BUNDLED_SCENARIO_SET.scenarios;
   for (let i = 0; i < n; i++) {
-    const def = all[r.int(all.length)];
-    const ep = episodeFor(BUNDLED_SCENARIO_SET, def.id, r.int(def.pairings.length));
-    const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
-    const t = r.int(dia.length);
-    const history = dia.slice(0, t);
-    // The lab's runner asks the same way: the hidden-line prompt, stops at a blank line or a new turn, 24 more tokens.
+    const { ep, dia, t, history } = heldOutTurn(r);
+    // As the lab's runner asks: the hidden-line prompt and its limits.
     let raw: string;
     try {
       raw = (
         await model.generate({
           messages: P.buildDialogueTurnPrompt(ep, dia[t].speaker, history, { hiddenLine: true }),
           temperature: 0,
-          maxNewTokens: 64 + 24,
-          stop: ['\n\n', '\nTurn '],
+          ...P.turnLimits(64, true),
         })
       ).text;
     } catch (e) {
@@ -287,10 +287,8 @@ export interface JudgeProbe {
 export async function probeJudge(model: Generator, n: number, seed: string): Promise<JudgeProbe> {
   const r = createRng(seed);
   const res: JudgeProbe = { probes: 0, parsed: 0, readingRight: 0, equal: 0 };
-  const all = BUNDLED_SCENARIO_SET.scenarios;
   while (res.probes < n) {
-    const def = all[r.int(all.length)];
-    const ep = episodeFor(BUNDLED_SCENARIO_SET, def.id, r.int(def.pairings.length));
+    const ep = libraryEpisode(r);
     const whole = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
     const dealAt = whole.findIndex((u) => isDeal(u.text));
     // Alternate: a transcript that holds its deal, then one cut before turn 4 (no deal is possible there).

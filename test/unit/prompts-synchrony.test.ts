@@ -10,6 +10,8 @@ import {
   parseUtterance,
   renderChatML,
   splitHiddenLine,
+  turnLimits,
+  HIDDEN_LINE_TOKENS,
   visiblePartnerBio,
 } from '../../src/core/prompts';
 import type { Persona, RelationshipLevel, SynchronyEpisode, Utterance } from '../../src/core/prompts';
@@ -190,5 +192,12 @@ describe('the hidden emotion and action line', () => {
     expect(splitHiddenLine('Sure.\nFeeling: ecstatic; Action: dance')).toEqual({ spoken: 'Sure.', labels: {} });
     expect(splitHiddenLine('I am feeling fine, thanks.')).toEqual({ spoken: 'I am feeling fine, thanks.', labels: {} });
     expect(splitHiddenLine('=HYPERLINK("x")\nFeeling: calm')).toEqual({ spoken: '=HYPERLINK("x")', labels: { emotion: 'calm' } });
+  });
+});
+
+describe('turnLimits', () => {
+  it('stops a plain reply at its line and gives a hidden line room and a later stop', () => {
+    expect(turnLimits(16, false)).toEqual({ maxNewTokens: 16, stop: ['\n'] });
+    expect(turnLimits(16, true)).toEqual({ maxNewTokens: 16 + HIDDEN_LINE_TOKENS, stop: ['\n\n', '\nTurn '] });
   });
 });

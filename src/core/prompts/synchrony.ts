@@ -111,6 +111,17 @@ export type Action = (typeof ACTIONS)[number];
 /** The instruction that asks for the hidden line; the partner's history never holds that line. */
 export const HIDDEN_LINE_INSTRUCTION = `After your reply, write one more line that only the lab reads, never your partner: "Feeling: <${EMOTIONS.join('|')}>; Action: <${ACTIONS.join('|')}>".`;
 
+/** Room for the hidden line (about a dozen tokens) on top of the reply's own budget. */
+export const HIDDEN_LINE_TOKENS = 24;
+
+/**
+ * How a turn's reply is generated: it stops at the end of its one line, or, when the hidden line follows the reply,
+ * at a blank line or a new turn, with room for that line.
+ */
+export function turnLimits(maxNewTokens: number, hiddenLine: boolean): { maxNewTokens: number; stop: string[] } {
+  return hiddenLine ? { maxNewTokens: maxNewTokens + HIDDEN_LINE_TOKENS, stop: ['\n\n', '\nTurn '] } : { maxNewTokens, stop: ['\n'] };
+}
+
 export interface TurnPromptOptions {
   /** Ask for the hidden "Feeling: …; Action: …" line after the reply. */
   hiddenLine?: boolean;

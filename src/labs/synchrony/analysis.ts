@@ -215,14 +215,22 @@ function conditionPlans(config: SynchronyConfig, usable: Parsed[]): ConditionPla
   return plans;
 }
 
-/** Every condition for one model pair's episodes; yields the fraction done. */
-function* analyzePair(config: SynchronyConfig, parsed: Parsed[]): Generator<number, ConditionResult[]> {
+/** The episodes whose states have the shape of the first episode that has states, and that shape. */
+function sameShape(parsed: Parsed[]): { dims: Dims; usable: Parsed[] } | null {
   const dims = parsed.map(dimsOf).find((d) => d !== null);
-  if (!dims) return [];
+  if (!dims) return null;
   const usable = parsed.filter((p) => {
     const d = dimsOf(p);
     return d && d.LA === dims.LA && d.HA === dims.HA && d.LB === dims.LB && d.HB === dims.HB;
   });
+  return { dims, usable };
+}
+
+/** Every condition for one model pair's episodes; yields the fraction done. */
+function* analyzePair(config: SynchronyConfig, parsed: Parsed[]): Generator<number, ConditionResult[]> {
+  const shaped = sameShape(parsed);
+  if (!shaped) return [];
+  const { dims, usable } = shaped;
   const plans = conditionPlans(config, usable);
   const units = plans.length * 2 * gridsPerDirection(config);
   let done = 0;
@@ -303,12 +311,12 @@ export function* analyzeSynchronySteps(
 
 /** The emotion and action probes of one pair's episodes (label-decoding.ts); progress stays at the end meanwhile. */
 function* decodePair(config: SynchronyConfig, parsed: Parsed[], total: number): Generator<Progress, LabelDecoding | null> {
-  const dims = parsed.map(dimsOf).find((d) => d !== null);
-  if (!dims) return null;
+  const shaped = sameShape(parsed);
+  if (!shaped) return null;
+  const { dims, usable } = shaped;
   const labelled: LabelledEpisode[] = [];
-  for (const p of parsed) {
-    const d = dimsOf(p);
-    const rec = d && d.LA === dims.LA && d.HA === dims.HA && d.LB === dims.LB && d.HB === dims.HB ? toRecord(p) : null;
+  for (const p of usable) {
+    const rec = toRecord(p);
     if (rec) labelled.push({ group: rec.group, utterances: rec.utterances.map((u, i) => ({ ...u, emotion: p.turns[i].emotion, action: p.turns[i].action })) });
   }
   const steps = decodeLabelsSteps(

@@ -13,6 +13,7 @@ import {
   parseJudge,
   parseUtterance,
   splitHiddenLine,
+  turnLimits,
   type SynchronyEpisode,
   type Utterance,
 } from '../../core/prompts/synchrony';
@@ -27,8 +28,6 @@ import { librarySource } from './scenarios/source';
 const READERS = ['Sam Rivera', 'Alex Morgan'];
 const JUDGE_ATTEMPTS = 3;
 const JUDGE_MAX_TOKENS = 400;
-/** Room for the hidden "Feeling: …; Action: …" line (about a dozen tokens) on top of the reply's own budget. */
-const HIDDEN_LINE_TOKENS = 24;
 
 const roleAgent = (r: Role): 0 | 1 => (r === 'A' ? 0 : 1);
 const other = (r: Role): Role => (r === 'A' ? 'B' : 'A');
@@ -74,9 +73,7 @@ async function runDialogue(
         messages: buildDialogueTurnPrompt(ep, agent, history, { hiddenLine }),
         temperature: config.temperature,
         topP: config.topP,
-        // The hidden line follows the reply: room for it, and a stop after it rather than at the first line's end.
-        maxNewTokens: config.maxNewTokens + (hiddenLine ? HIDDEN_LINE_TOKENS : 0),
-        stop: hiddenLine ? ['\n\n', '\nTurn '] : ['\n'],
+        ...turnLimits(config.maxNewTokens, hiddenLine),
         seed: turnSeed(config, item, ctx.index, turn),
       });
     } catch (e) {
