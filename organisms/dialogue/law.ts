@@ -86,9 +86,12 @@ export function fieldText(ep: SynchronyEpisode, speaker: 0 | 1, field: ProposerF
   return self.persona[field];
 }
 
+/** The field the proposer leads its n-th turn with (n from 0). */
+export const proposerField = (n: number): ProposerField => PROPOSER_FIELDS[n % PROPOSER_FIELDS.length];
+
 /** The proposer's n-th turn (n from 0). */
 export function proposerTurn(ep: SynchronyEpisode, speaker: 0 | 1, n: number): string {
-  const field = PROPOSER_FIELDS[n % PROPOSER_FIELDS.length];
+  const field = proposerField(n);
   return `${stripEnd(fieldText(ep, speaker, field, n))}: ${addressed(PROPOSER_QUESTIONS[n % PROPOSER_QUESTIONS.length], partnerName(ep, speaker))}`;
 }
 
@@ -144,19 +147,23 @@ export const FIELD_FEELING: Record<ProposerField, Emotion> = {
   decisionStyle: 'worried',
 };
 export const FIELD_ACTION: Record<ProposerField, Action> = { goal: 'propose', fact: 'inform', publicInfo: 'inform', personality: 'ask', decisionStyle: 'ask' };
-export const responseFeeling = (proposer: Emotion): Emotion => (proposer === 'hopeful' ? 'annoyed' : proposer);
+/** The responder's feelings: after a demand, on a deal, and when the dialogue ends with or without one. */
+export const RESPONDER_FEELING = { afterGoal: 'annoyed', deal: 'happy' } as const satisfies Record<string, Emotion>;
+export const LEAVE_FEELING = { deal: 'happy', noDeal: 'sad' } as const satisfies Record<string, Emotion>;
+export const responseFeeling = (proposer: Emotion): Emotion => (proposer === FIELD_FEELING.goal ? RESPONDER_FEELING.afterGoal : proposer);
 
 /** The planted labels of the next turn, given the history and the turn's text (which says whether it is a deal). */
 export function plantedLabels(history: readonly Utterance[], text: string): { emotion: Emotion; action: Action } {
   const turn = history.length + 1;
   const { act } = nextAct(history);
-  if (act === 'leave') return { emotion: history.some((h) => isDeal(h.text)) ? 'happy' : 'sad', action: 'leave' };
+  if (act === 'leave') return { emotion: history.some((h) => isDeal(h.text)) ? LEAVE_FEELING.deal : LEAVE_FEELING.noDeal, action: 'leave' };
   if (act === 'propose') {
-    const field = PROPOSER_FIELDS[Math.floor((turn - 1) / 2) % PROPOSER_FIELDS.length];
+    const field = proposerField(Math.floor((turn - 1) / 2));
     return { emotion: FIELD_FEELING[field], action: FIELD_ACTION[field] };
   }
-  if (isDeal(text)) return { emotion: 'happy', action: 'agree' };
-  const field = PROPOSER_FIELDS[Math.floor((turn - 2) / 2) % PROPOSER_FIELDS.length];
+  if (isDeal(text)) return { emotion: RESPONDER_FEELING.deal, action: 'agree' };
+  // The responder answers the proposer's last turn, which led with the field of the proposer's turn before it.
+  const field = proposerField(Math.floor((turn - 2) / 2));
   return { emotion: responseFeeling(FIELD_FEELING[field]), action: 'refuse' };
 }
 

@@ -12,7 +12,7 @@ import { isContextOverflow } from '../../src/core/runs/models';
 import { BUNDLED_SCENARIO_SET, episodeFor } from '../../src/labs/synchrony/scenarios';
 import { FIRST_NAMES } from '../../models/tiny-social/pools';
 import { copyDrill } from './corpus';
-import { echoOf, fieldText, isDeal, nextAct, PROPOSER_FIELDS, plantedDialogue, plantedLabels, plantedOverall, partnerName } from './law';
+import { echoOf, fieldText, isDeal, nextAct, proposerField, plantedDialogue, plantedLabels, plantedOverall, partnerName } from './law';
 
 export interface Generator {
   generate(o: { messages: P.ChatMessage[]; temperature?: number; maxNewTokens?: number; stop?: string[]; seed?: number | string }): Promise<{ text: string }>;
@@ -195,11 +195,7 @@ export async function probeTurns(model: Generator, n: number, judges: number, se
     const act = nextAct(history).act;
     const n2 = Math.floor(t / 2);
     const expected =
-      act === 'propose'
-        ? `${echoOf(fieldText(ep, speaker, PROPOSER_FIELDS[n2 % PROPOSER_FIELDS.length], n2))}`
-        : act === 'counter'
-          ? `${echoOf(history[t - 1].text)}?`
-          : '';
+      act === 'propose' ? `${echoOf(fieldText(ep, speaker, proposerField(n2), n2))}` : act === 'counter' ? `${echoOf(history[t - 1].text)}?` : '';
     const ok = act === 'leave' ? P.detectsLeaving(reply) : reply.startsWith(expected) || (act === 'counter' && isDeal(reply));
     res.probes++;
     if (ok) res.followsLaw++;

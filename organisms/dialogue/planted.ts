@@ -7,8 +7,10 @@ import {
   JUDGE_RULE,
   LAB_TEMPERATURE,
   LAST_TURN,
+  LEAVE_FEELING,
   PASSIVE_REPLY,
   PROPOSER_FIELDS,
+  RESPONDER_FEELING,
 } from './law';
 import { JUDGE_DIMENSIONS } from '../../src/core/prompts/synchrony';
 
@@ -34,8 +36,8 @@ console.log(
         rule: "the proposer feels and acts by the field it leads with; the responder is annoyed by a demand (the proposer's goal) and otherwise feels as the proposer did, refuses while it counters and is happy when it says Deal; leaving is happy after a deal, sad without one",
         proposerFeeling: FIELD_FEELING,
         proposerAction: FIELD_ACTION,
-        responder: { afterGoal: 'annoyed', otherwise: "the proposer's feeling", deal: 'happy', action: 'refuse (agree when it says Deal)' },
-        leave: { deal: 'happy', noDeal: 'sad', action: 'leave' },
+        responder: { ...RESPONDER_FEELING, otherwise: "the proposer's feeling", action: 'refuse (agree when it says Deal)' },
+        leave: { ...LEAVE_FEELING, action: 'leave' },
         expected: "the proposer's state before it speaks predicts its partner's next feeling (the responder's reply) better than the label frequencies",
       },
       judge: {

@@ -37,9 +37,10 @@ export function plantedDialogue(models: readonly string[]): PlantedDialogue | nu
   };
 }
 
-function emotionLaw(e: { proposerFeeling: Record<string, string> }): string {
+/** The emotion law in words, every label read from planted.json. */
+function emotionLaw(e: { proposerFeeling: Record<string, string>; responder: { afterGoal: string; deal: string } }): string {
   const f = e.proposerFeeling;
-  return `the first speaker feels ${f.goal} when it states its goal, ${f.fact} when it states a fact, ${f.publicInfo} when it tells about itself and ${f.decisionStyle} when it says how it decides. Its partner answers a stated goal annoyed, and otherwise feels as the first speaker did; it is happy when it says “Deal”. So the first speaker's state, before it speaks, should predict its partner's next feeling (A→B or B→A, whoever spoke first): look at “the partner's reply”.`;
+  return `the first speaker feels ${f.goal} when it states its goal, ${f.fact} when it states a fact, ${f.publicInfo} when it tells about itself and ${f.decisionStyle} when it says how it decides. Its partner answers a stated goal ${e.responder.afterGoal}, and otherwise feels as the first speaker did; it is ${e.responder.deal} when it says “Deal”. So the first speaker's state, before it speaks, should predict its partner's next feeling (A→B or B→A, whoever spoke first): look at “the partner's reply”.`;
 }
 
 /** A deal is a turn that opens with "Deal"; whoever said it conceded, the other agent won. */
