@@ -17,6 +17,17 @@ import planted from '../../models/organism-dialogue/planted.json';
 /** Runs where the organism's weights exist (a checkout without them skips, rather than failing on a missing file). */
 const BUILT = existsSync(new URL('../../models/organism-dialogue/onnx/model.onnx', import.meta.url));
 
+/** A probe run on the base model, tiny-social, which lacks every planted behaviour. */
+async function onTinySocial<T>(probe: (base: ModelRuntime) => Promise<T>): Promise<T> {
+  const base = createNodeRuntime();
+  await base.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
+  try {
+    return await probe(base);
+  } finally {
+    await base.dispose();
+  }
+}
+
 describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
   let rt: ModelRuntime;
   beforeAll(async () => {
@@ -48,10 +59,7 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
     expect(m.usesPartnerName / m.namedProbes).toBeGreaterThan(0.4);
     expect(m.templateText / m.probes).toBeLessThanOrEqual(0.05);
 
-    const base = createNodeRuntime();
-    await base.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
-    const b = await probeTurns(base, 30, 0, 'runtime-test');
-    await base.dispose();
+    const b = await onTinySocial((base) => probeTurns(base, 30, 0, 'runtime-test'));
     console.log(
       `organism: law ${m.followsLaw}/${m.probes}, name ${m.usesPartnerName}/${m.namedProbes}; tiny-social: law ${b.followsLaw}/${b.probes}, name ${b.usesPartnerName}/${b.namedProbes}`,
     );
@@ -64,10 +72,7 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
   // match about 10. tiny-social was never taught the line and writes none.
   it('writes the hidden feeling and action by the planted law on held-out turns; tiny-social does not', async () => {
     const h = await probeHiddenLines(rt, 40, 'runtime-hidden');
-    const base = createNodeRuntime();
-    await base.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
-    const b = await probeHiddenLines(base, 15, 'runtime-hidden');
-    await base.dispose();
+    const b = await onTinySocial((base) => probeHiddenLines(base, 15, 'runtime-hidden'));
     console.log(
       `hidden line: feeling readable ${h.readableFeeling}/${h.probes}, planted ${h.plantedFeeling}, action planted ${h.plantedAction}; tiny-social readable ${b.readableFeeling}/${b.probes}`,
     );
@@ -82,10 +87,7 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
   // transcripts hold a deal and half end before one is possible, so a judge that always says the same fails.
   it('judges held-out transcripts by the planted rule, deal or no deal; tiny-social does not', async () => {
     const j = await probeJudge(rt, 12, 'runtime-judge');
-    const base = createNodeRuntime();
-    await base.load('tiny-social', { device: 'cpu', dtype: 'fp32' });
-    const b = await probeJudge(base, 6, 'runtime-judge');
-    await base.dispose();
+    const b = await onTinySocial((base) => probeJudge(base, 6, 'runtime-judge'));
     console.log(`judge: reading ${j.readingRight}/${j.probes}, parsed ${j.parsed}, equal to the rule ${j.equal}; tiny-social: equal ${b.equal}/${b.probes}`);
     expect(j.readingRight / j.probes).toBeGreaterThanOrEqual(0.75);
     expect(j.equal / j.probes).toBeGreaterThanOrEqual(0.6);
