@@ -1,23 +1,49 @@
 import * as Comlink from 'comlink';
 import { computeApi } from '../src/core/compute-api';
-import { job } from '../src/core/analysis-api';
+import { job, type ProgressFn } from '../src/core/analysis-api';
+import type { GridExecutor } from '../src/core/grid-tasks';
+import type { LayerStack } from '../src/core/layer-stack';
+import { syncR2With, type SyncOptions, type SyncResult } from '../src/core/synchrony';
 import { labRunApi } from '../src/labs/run-api';
-import { analyzeSynchronySteps } from '../src/labs/synchrony/analysis';
-import { runStepsAsync } from '../src/core/steps';
+import { analyzeSynchrony } from '../src/labs/synchrony/analysis';
 import type { SynchronyConfig } from '../src/labs/synchrony/queue';
 import { readSynchronyEpisode } from '../src/labs/synchrony/records';
 import type { Episode } from '../src/core/runs/types';
+import { createWebGridExecutor } from './grid-pool-web';
+import { GridPool } from './grid-pool';
+
+// The ridge grids run on a pool of grid workers (one per core), started when first needed.
+let executor: GridExecutor | null = null;
+const grids = () => (executor ??= createWebGridExecutor());
 
 const api = {
   ...computeApi,
   ...labRunApi,
   /**
-   * The Synchrony lab's analysis of stored episodes (ridge maps and SyncR² for every condition) for one model pair;
-   * it yields between layers, so the heartbeat is answered and `cancel(jobId)` stops it. The stored episodes are
-   * parsed with the lab's record schema first, so a row of the wrong shape is named rather than misread.
+   * The Synchrony lab's analysis of stored episodes (ridge maps and SyncR² for every condition) for one model pair,
+   * its grids shared out over the grid pool; `cancel(jobId)` stops it. The stored episodes are parsed with the lab's
+   * record schema first, so a row of the wrong shape is named rather than misread.
    */
-  synchronyAnalysis(config: SynchronyConfig, episodes: Episode[], pairIndex?: number, onProgress?: (done: number, total: number) => unknown, jobId?: string) {
-    return job(jobId, (signal) => runStepsAsync(analyzeSynchronySteps(config, episodes.map(readSynchronyEpisode), pairIndex), { onProgress, signal }));
+  synchronyAnalysis(config: SynchronyConfig, episodes: Episode[], pairIndex?: number, onProgress?: ProgressFn, jobId?: string) {
+    return job(jobId, (signal) => analyzeSynchrony(config, episodes.map(readSynchronyEpisode), pairIndex, { grids: grids(), signal, onProgress }));
+  },
+  /** The core's syncR2 (same arguments), its split grids on the grid pool; progress in thousandths. */
+  syncR2(
+    source: LayerStack,
+    target: LayerStack,
+    group: ArrayLike<number>,
+    options: Omit<SyncOptions, 'onProgress' | 'signal'> = {},
+    onProgress?: ProgressFn,
+    jobId?: string,
+  ): Promise<SyncResult> {
+    return job(jobId, (signal) =>
+      syncR2With(grids(), source, target, group, { ...options, signal, onProgress: (f) => onProgress?.(Math.round(1000 * f), 1000) }),
+    );
+  },
+  /** This compute worker's grid executor: a pool of `workers` grid workers, or the in-process one. */
+  gridExecutor(): { pooled: boolean; workers: number } {
+    const e = grids();
+    return { pooled: e instanceof GridPool, workers: e.workers };
   },
 };
 export type ComputeWorkerApi = typeof api;

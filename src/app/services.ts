@@ -30,6 +30,9 @@ export const runController = new RunController(runStore, computeHost, modelClien
   /** Shorter liveness timings for model workers loaded after this call (tests). */
   setModelLiveness: (timings: { pingIntervalMs?: number; pingTimeoutMs?: number; busyTimeoutMs?: number }) => modelClient.setLiveness(timings),
   runController,
+  /** The compute worker's grid pool, and a SyncR² computed on it (tests compare it with Node's). */
+  gridExecutor: () => computeHost.call((api) => api.gridExecutor()),
+  syncR2: (...args: Parameters<ComputeWorkerApi['syncR2']>) => computeHost.call((api) => api.syncR2(...args)),
   /** The page's loaded models (tests ask one for a constrained reply, which no lab asks for yet). */
   modelClient,
   /** A stored run's derived results, recomputed first if stale (tests compare them with a headless run of the same link). */

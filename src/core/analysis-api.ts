@@ -6,9 +6,8 @@
  * goes to an optional callback, which may be a `Comlink.proxy` (its returned promise is ignored). Every result is
  * made of plain objects, numbers and typed arrays, so it is structured-cloneable.
  *
- * Splits are independent: a host with several compute workers can run `syncR2(…, { split: mask })` for each split's
- * mask (from `groupedSplit`) in its own worker and combine the grids with `summariseSync`; this gives the same
- * numbers, up to rounding (~1e-12), as one multi-split call (which shares each source layer's moments across splits).
+ * Here syncR2 runs its split grids one after another in the worker's own thread; workers/compute.worker.ts replaces
+ * it with the same computation on its grid pool (src/core/grid-tasks.ts), which gives bitwise the same numbers.
  */
 import { ckaSteps, type CkaOptions, type CkaResult } from './cka';
 import { mixedLM, parseFormula, type MixedLmInput, type MixedLmResult } from './mixedlm';

@@ -4,7 +4,8 @@
  */
 import { createRng } from './rng';
 import { checkStack, type LayerStack } from './layer-stack';
-import { momentCacheBytes, ridgeR2GridSteps, type MomentCache } from './ridge';
+import type { MomentCache } from './ridge';
+import { gridTaskSteps, type BatchOptions, type GridExecutor } from './grid-tasks';
 import { runSteps, type Progress } from './steps';
 
 /**
@@ -164,41 +165,81 @@ export interface SyncResult extends SyncSummary {
   nTest: number[];
 }
 
+/** The test masks of a SyncR² computation: the explicit ones, or one grouped split per seed. */
+export function syncMasks(group: ArrayLike<number>, opts: Pick<SyncOptions, 'split' | 'splits' | 'splitSeeds' | 'testFraction'> = {}): Uint8Array[] {
+  return opts.split ? [opts.split] : (opts.splits ?? (opts.splitSeeds ?? [0, 1, 2]).map((s) => groupedSplit(group, opts.testFraction ?? 0.2, s)));
+}
+
+function checkSyncInputs(source: LayerStack, target: LayerStack, group: ArrayLike<number>): void {
+  checkStack(source, 'source');
+  checkStack(target, 'target');
+  if (group.length !== source.n) throw new Error(`sync: ${group.length} group ids for ${source.n} samples`);
+}
+
+/** The SyncR² result from one grid per mask (in mask order). */
+export function syncFromGrids(masks: Uint8Array[], grids: Float64Array[], LA: number, LB: number, alpha: number, topK = 1): SyncResult {
+  const nTest = masks.map((m) => m.reduce((acc, v) => acc + (v ? 1 : 0), 0));
+  const summary = summariseSync(grids, LA, LB, topK);
+  return { ...summary, LA, LB, alpha, r2: meanGrid(grids, LA * LB), r2PerSplit: grids, nTrain: masks.map((m, i) => m.length - nTest[i]), nTest };
+}
+
 /** The whole SyncR² computation for one direction. */
 export function syncR2(source: LayerStack, target: LayerStack, group: ArrayLike<number>, opts: SyncOptions = {}): SyncResult {
   return runSteps(syncR2Steps(source, target, group, opts), opts);
 }
 
-/** syncR2 as a generator that yields after each layer of each split. */
+/**
+ * syncR2 as a generator that yields after each layer of each split. Each split is one grid task (grid-tasks.ts),
+ * computed exactly as a worker pool computes it, so both give the same bits.
+ */
 export function* syncR2Steps(source: LayerStack, target: LayerStack, group: ArrayLike<number>, opts: SyncOptions = {}): Generator<Progress, SyncResult> {
-  checkStack(source, 'source');
-  checkStack(target, 'target');
-  if (group.length !== source.n) throw new Error(`sync: ${group.length} group ids for ${source.n} samples`);
+  checkSyncInputs(source, target, group);
   const alpha = opts.alpha ?? 0.1;
-  const masks = opts.split ? [opts.split] : (opts.splits ?? (opts.splitSeeds ?? [0, 1, 2]).map((s) => groupedSplit(group, opts.testFraction ?? 0.2, s)));
-  // Share each source layer's full-sample moments (XᵀX, or XXᵀ when H > n_tr) across splits when it fits in 256 MB.
-  const nTrMin = Math.min(...masks.map((m) => m.length - m.reduce((a, v) => a + (v ? 1 : 0), 0)));
-  const cache: MomentCache | undefined = masks.length > 1 && momentCacheBytes(source.L, source.H, source.n, nTrMin) <= 256 * 2 ** 20 ? new Map() : undefined;
-  const r2PerSplit: Float64Array[] = [];
-  const nTrain: number[] = [];
-  const nTest: number[] = [];
+  const masks = syncMasks(group, opts);
+  const cache: MomentCache = new Map();
+  const grids: Float64Array[] = [];
   for (let s = 0; s < masks.length; s++) {
-    const mask = masks[s];
-    const steps = ridgeR2GridSteps(source, target, mask, { alpha, momentCache: cache, inputsChecked: true });
+    const steps = gridTaskSteps({ source, target, mask: masks[s], alpha }, cache);
     for (;;) {
       const r = steps.next();
       if (r.done) {
-        r2PerSplit.push(r.value);
+        grids.push(r.value);
         break;
       }
       yield { done: s * r.value.total + r.value.done, total: masks.length * r.value.total };
     }
-    const nt = mask.reduce((acc, v) => acc + (v ? 1 : 0), 0);
-    nTest.push(nt);
-    nTrain.push(mask.length - nt);
   }
-  const summary = summariseSync(r2PerSplit, source.L, target.L, opts.topK ?? 1);
-  return { ...summary, LA: source.L, LB: target.L, alpha, r2: meanGrid(r2PerSplit, source.L * target.L), r2PerSplit, nTrain, nTest };
+  return syncFromGrids(masks, grids, source.L, target.L, alpha, opts.topK ?? 1);
+}
+
+/** syncR2 with its split grids run by `executor` (a worker pool, or in process), as one batch. */
+export async function syncR2With(
+  executor: GridExecutor,
+  source: LayerStack,
+  target: LayerStack,
+  group: ArrayLike<number>,
+  opts: Omit<SyncOptions, 'onProgress'> & BatchOptions = {},
+): Promise<SyncResult> {
+  checkSyncInputs(source, target, group);
+  const alpha = opts.alpha ?? 0.1;
+  const masks = syncMasks(group, opts);
+  const grids = await executor.grids(
+    masks.map((mask) => ({ source, target, mask, alpha })),
+    opts,
+  );
+  return syncFromGrids(masks, grids, source.L, target.L, alpha, opts.topK ?? 1);
+}
+
+/** The grouped folds of the α search: seeds cv-0, cv-1, …. */
+export function cvFolds(group: ArrayLike<number>, folds: number, testFraction = 0.2): Uint8Array[] {
+  return Array.from({ length: folds }, (_, i) => groupedSplit(group, testFraction, `cv-${i}`));
+}
+
+/** The α with the best score; ties go to the smaller α. */
+export function pickAlpha(alphas: readonly number[], scores: readonly number[]): number {
+  let bi = 0;
+  for (let i = 1; i < alphas.length; i++) if (scores[i] > scores[bi] || (scores[i] === scores[bi] && alphas[i] < alphas[bi])) bi = i;
+  return alphas[bi];
 }
 
 /**
@@ -213,14 +254,31 @@ export function chooseAlphaGroupedCV(
   opts: { folds?: number; testFraction?: number; signal?: AbortSignal } = {},
 ): { alpha: number; scores: number[] } {
   if (!alphas.length) throw new Error('alpha CV: no candidate alphas');
-  const folds = opts.folds ?? 3;
-  const seeds = Array.from({ length: folds }, (_, i) => `cv-${i}`);
-  const scores = alphas.map(
-    (alpha) => syncR2(source, target, group, { alpha, splitSeeds: seeds, testFraction: opts.testFraction, signal: opts.signal }).syncR2Unclamped,
+  const splits = cvFolds(group, opts.folds ?? 3, opts.testFraction);
+  const scores = alphas.map((alpha) => syncR2(source, target, group, { alpha, splits, signal: opts.signal }).syncR2Unclamped);
+  return { alpha: pickAlpha(alphas, scores), scores };
+}
+
+/** chooseAlphaGroupedCV with every (α, fold) grid in one batch for `executor`. */
+export async function chooseAlphaWith(
+  executor: GridExecutor,
+  source: LayerStack,
+  target: LayerStack,
+  group: ArrayLike<number>,
+  alphas: readonly number[],
+  opts: { folds?: number; testFraction?: number } & BatchOptions = {},
+): Promise<{ alpha: number; scores: number[] }> {
+  if (!alphas.length) throw new Error('alpha CV: no candidate alphas');
+  checkSyncInputs(source, target, group);
+  const splits = cvFolds(group, opts.folds ?? 3, opts.testFraction);
+  const grids = await executor.grids(
+    alphas.flatMap((alpha) => splits.map((mask) => ({ source, target, mask, alpha }))),
+    opts,
   );
-  let bi = 0;
-  for (let i = 1; i < alphas.length; i++) if (scores[i] > scores[bi] || (scores[i] === scores[bi] && alphas[i] < alphas[bi])) bi = i;
-  return { alpha: alphas[bi], scores };
+  const scores = alphas.map(
+    (alpha, i) => syncFromGrids(splits, grids.slice(i * splits.length, (i + 1) * splits.length), source.L, target.L, alpha).syncR2Unclamped,
+  );
+  return { alpha: pickAlpha(alphas, scores), scores };
 }
 
 export interface SyncBothResult {

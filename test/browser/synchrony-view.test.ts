@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { launch, openPage } from './setup/browser';
 import { defaultConfig } from '../../src/core/config';
 import { synchronyLab } from '../../src/labs/synchrony/config';
+import { createRng } from '../../src/core/rng';
+import { syncR2 } from '../../src/core/synchrony';
 
 /**
  * Hands synthetic stored episodes to the page's run controller as a finished Synchrony run: a latent walk makes the
@@ -226,6 +228,41 @@ describe('synchrony view in Chromium (synthetic episodes)', () => {
     await expect
       .poll(async () => (await page.getByTestId('sync-judge-r').textContent()) ?? '')
       .toMatch(/partial r given ability = -?\d\.\d{3}, p = \d\.\d{4} \(df 1\)/);
+    expect(errors).toEqual([]);
+  });
+
+  it('runs the ridge grids on a pool of grid workers, with bitwise the numbers Node gets in one thread', async () => {
+    const { page, errors } = await openPage(browser, '#/synchrony');
+    const n = 120;
+    const L = 4;
+    const H = 16;
+    const rng = createRng('page-pool');
+    const source = Array.from({ length: n * L * H }, () => rng.normal());
+    const target = source.map((v, i) => 0.7 * v + 0.5 * rng.normal() + (i % 3));
+    const group = Array.from({ length: n }, (_, i) => Math.floor(i / 4));
+    const opts = { alpha: 0.3, splitSeeds: [0, 1, 2, 3] };
+    const inPage = await page.evaluate(
+      async ({ source, target, group, opts, n, L, H }) => {
+        const lab = (globalThis as unknown as { __socialMindsLab: Record<string, (...a: unknown[]) => Promise<unknown>> }).__socialMindsLab;
+        const stack = (xs: number[]) => ({ data: Float32Array.from(xs), n, L, H });
+        const executor = (await lab.gridExecutor()) as { pooled: boolean; workers: number };
+        const r = (await lab.syncR2(stack(source), stack(target), group, opts)) as { r2PerSplit: Float64Array[]; syncR2: number };
+        return {
+          executor,
+          cores: navigator.hardwareConcurrency,
+          isolated: crossOriginIsolated,
+          grids: r.r2PerSplit.map((g) => Array.from(g)),
+          syncR2: r.syncR2,
+        };
+      },
+      { source, target, group, opts, n, L, H },
+    );
+    expect(inPage.isolated).toBe(true);
+    expect(inPage.executor).toEqual({ pooled: true, workers: Math.max(1, Math.min(8, inPage.cores)) });
+    const stack = (xs: number[]) => ({ data: Float32Array.from(xs), n, L, H });
+    const node = syncR2(stack(source), stack(target), group, opts);
+    expect(inPage.grids).toEqual(node.r2PerSplit.map((g) => Array.from(g)));
+    expect(inPage.syncR2).toBe(node.syncR2);
     expect(errors).toEqual([]);
   });
 });

@@ -6,6 +6,10 @@ import { validateConfig } from '../../src/core/config/validate';
 import { createSynchronyRunner } from '../../src/labs/synchrony/runner';
 import { buildQueue, type ScenarioSource, type SynchronyConfig } from '../../src/labs/synchrony/queue';
 import { analyzeSynchrony } from '../../src/labs/synchrony/analysis';
+import { createInProcessExecutor } from '../../src/core/grid-tasks';
+
+const analyze = (c: Parameters<typeof analyzeSynchrony>[0], eps: Parameters<typeof analyzeSynchrony>[1]) =>
+  analyzeSynchrony(c, eps, undefined, { grids: createInProcessExecutor() });
 import type { Persona, RelationshipLevel, SynchronyEpisode } from '../../src/core/prompts/synchrony';
 import { episodeRng } from '../../src/core/runs/runner';
 import type { Episode } from '../../src/core/runs/types';
@@ -137,7 +141,7 @@ describe('synchrony episodes', () => {
     expect(turns[1]).toMatchObject({ parsed: false, text: '' });
     expect(turns[2]).toMatchObject({ leaves: true });
     expect(m.calls[2].prompt).toMatch(/^Turn 2: Ben0 said: \.\.\.$/m);
-    expect(analyzeSynchrony(c, [e]).parse).toEqual({ turns: 3, failed: 1 });
+    expect((await analyze(c, [e])).parse).toEqual({ turns: 3, failed: 1 });
   });
 
   it('ends a dialogue that outgrows the model’s context, keeps its turns and records where, and goes on', async () => {
@@ -266,7 +270,7 @@ describe('synchrony analysis on a model whose states follow the dialogue', () =>
       analysis: { alphaMode: 'fixed', lags: [1, 3, 5] },
     });
     const episodes = await runAll(c, modelsOf(fakeSyncModel()));
-    const a = analyzeSynchrony(c, episodes);
+    const a = await analyze(c, episodes);
     const by = Object.fromEntries(a.conditions.map((x) => [x.condition, x]));
     expect(a.episodes).toBe(24);
     expect(by.real.ab!.n).toBe(24 * 8 - 0); // 8 A→B pairs in each 16-turn episode starting with A
@@ -283,7 +287,7 @@ describe('synchrony analysis on a model whose states follow the dialogue', () =>
 
   it('says why a direction is missing when there is only one episode group', async () => {
     const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 2 });
-    const a = analyzeSynchrony(c, await runAll(c, modelsOf(fakeSyncModel())));
+    const a = await analyze(c, await runAll(c, modelsOf(fakeSyncModel())));
     expect(a.conditions[0].syncR2).toBeNull();
     expect(a.conditions[0].warnings.join(' ')).toMatch(/at least 2/);
   });
@@ -301,9 +305,9 @@ describe('synchrony ridge α', () => {
   it('uses the fixed α when asked, and otherwise picks one from the grid per condition and direction', async () => {
     const base = { scenarios: ['s0', 's1', 's2', 's3'], pairingsPerScenario: 2, bothOrders: false, maxUtterancesPerAgent: 4 };
     const episodes = await runAll(config(base), modelsOf(fakeSyncModel()));
-    const fixed = analyzeSynchrony(config({ ...base, analysis: { alphaMode: 'fixed', alpha: 3 } }), episodes);
+    const fixed = await analyze(config({ ...base, analysis: { alphaMode: 'fixed', alpha: 3 } }), episodes);
     expect(fixed.conditions[0].ab!.alpha).toBe(3);
-    const cv = analyzeSynchrony(config({ ...base, analysis: { alphaMode: 'cv', alphaGrid: [0.5, 5e6] } }), episodes);
+    const cv = await analyze(config({ ...base, analysis: { alphaMode: 'cv', alphaGrid: [0.5, 5e6] } }), episodes);
     // a huge α shrinks every map to the intercept, so cross-validation must prefer the small one here
     expect(cv.conditions[0].ab!.alpha).toBe(0.5);
     expect(cv.conditions[0].ba!.alpha).toBe(0.5);
@@ -313,7 +317,7 @@ describe('synchrony ridge α', () => {
 describe('synchrony analysis on very few samples', () => {
   it('falls back to the fixed α with a warning when the α folds would be too small, instead of failing', async () => {
     const c = config({ scenarios: ['s0', 's1', 's2'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 2 });
-    const a = analyzeSynchrony(c, await runAll(c, modelsOf(fakeSyncModel())));
+    const a = await analyze(c, await runAll(c, modelsOf(fakeSyncModel())));
     const real = a.conditions[0];
     for (const d of [real.ab, real.ba]) if (d) expect(d.alpha).toBeGreaterThan(0);
     expect(real.warnings.join(' ')).not.toMatch(/ridge: need at least/);
@@ -361,7 +365,7 @@ describe('emotion and action decoding', () => {
       controls: { byRelationship: false },
       analysis: { alphaMode: 'fixed', lags: [1] },
     });
-    const a = analyzeSynchrony(c, await runAll(c, modelsOf(fakeSyncModel({ script: hiddenScript }))));
+    const a = await analyze(c, await runAll(c, modelsOf(fakeSyncModel({ script: hiddenScript }))));
     const d = a.decoding!;
     expect(d.turns).toBe(12 * 8);
     expect(d.labelled).toEqual({ emotion: 96, action: 96 });
@@ -376,7 +380,7 @@ describe('emotion and action decoding', () => {
     // Current (t − 1) follows A's turns 3, 5 and 7; previous (t − 3) only its turns 5 and 7.
     expect(d.curves.find((x) => x.direction === 'A→B' && x.kind === 'emotion' && x.time === 'current')!.n).toBe(12 * 3);
     expect(d.curves.find((x) => x.direction === 'A→B' && x.kind === 'emotion' && x.time === 'previous')!.n).toBe(12 * 2);
-    const silent = analyzeSynchrony(c, await runAll(c, modelsOf(fakeSyncModel())));
+    const silent = await analyze(c, await runAll(c, modelsOf(fakeSyncModel())));
     expect(silent.decoding!.warnings.join(' ')).toMatch(/No turn has a readable hidden line/);
   });
 });

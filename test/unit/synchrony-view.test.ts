@@ -422,7 +422,10 @@ describe('sync-format samples export', () => {
     const eps = synthetic();
     const config = defaultConfig(synchronyLab);
     const { readSynchronyEpisode } = await import('../../src/labs/synchrony/records');
-    const real = analyzeSynchrony(config as never, eps.map(readSynchronyEpisode)).conditions.find((c) => c.condition === 'real')!;
+    const { createInProcessExecutor } = await import('../../src/core/grid-tasks');
+    const real = (await analyzeSynchrony(config as never, eps.map(readSynchronyEpisode), undefined, { grids: createInProcessExecutor() })).conditions.find(
+      (c) => c.condition === 'real',
+    )!;
     for (const from of ['A', 'B'] as const) {
       const out = syncSamplesSafetensors(eps, { from });
       const input = syncInputFromFiles([{ name: 's.safetensors', bytes: out.bytes }]);

@@ -3,12 +3,14 @@
  * grouped by scenario × pairing × model pair; ridge maps over all decoder-layer pairs; SyncR² ± SE per direction and
  * for the pair; and the controls (passive reader, lags, relationship levels). Pure: it runs in the compute worker.
  *
- * The work is a generator that yields after every layer of every ridge grid (the core's syncR2Steps), so that a
- * worker driving it with runStepsAsync answers its heartbeat and a cancel while a 30-layer analysis takes minutes.
- * Progress is counted in grids: each direction is (α candidates × 3 folds + 1) grids.
+ * The ridge grids go to a GridExecutor (src/core/grid-tasks.ts): the page's and Node's worker pools share them out
+ * over the cores, and the in-process executor runs them here, yielding between layers so that a worker answers its
+ * heartbeat and a cancel. Progress is counted in grids: each direction is (α candidates × 3 folds + splits) grids.
  */
-import { buildLagSamples, groupedSplit, syncR2Steps, type EpisodeRecord, type SyncResult } from '../../core/synchrony';
-import { runSteps, type Progress } from '../../core/steps';
+import { buildLagSamples, chooseAlphaWith, cvFolds, groupedSplit, syncR2With, type EpisodeRecord, type SyncResult } from '../../core/synchrony';
+import { batchProgress, type GridExecutor } from '../../core/grid-tasks';
+import { isCancelledError } from '../../core/cancel';
+import { runStepsAsync } from '../../core/steps';
 import type { Episode } from '../../core/runs/types';
 import type { SynchronyConfig } from './queue';
 import { PASSIVE_TENSORS, STATE_TENSORS, type ConditionResult, type DirectionResult, type SynchronyAnalysis } from './types';
@@ -87,49 +89,27 @@ function smallestSide(masks: Uint8Array[]): number {
   );
 }
 
-/** Grids per direction, for progress: the α search's (candidates × folds), then the scored splits. */
+type Report = (fraction: number) => void;
+
+/** What the analysis runs on: the executor of its ridge grids (a worker pool or in process), cancel and progress. */
+export interface AnalysisContext {
+  grids: GridExecutor;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => unknown;
+}
+
 const CV_FOLDS = 3;
-const gridsPerDirection = (config: SynchronyConfig) =>
-  (config.analysis.alphaMode === 'cv' && config.analysis.alphaGrid.length > 1 ? config.analysis.alphaGrid.length : 0) + 1;
 
-/** Steps of one grid, re-labelled as a fraction of one unit of work. */
-function* unit<T>(steps: Generator<Progress, T>): Generator<number, T> {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    yield r.value.total ? r.value.done / r.value.total : 0;
-  }
-}
-
-/**
- * The α with the best mean unclamped SyncR² over grouped folds cv-0, cv-1, … (ties go to the smaller α); the same
- * rule as the core's chooseAlphaGroupedCV, stepped.
- */
-function* chooseAlphaSteps(samples: ReturnType<typeof buildLagSamples>, alphas: number[], testFraction: number): Generator<number, number | null> {
-  const seeds = Array.from({ length: CV_FOLDS }, (_, i) => `cv-${i}`);
-  const folds = seeds.map((seed) => groupedSplit(samples.group, testFraction, seed));
-  if (smallestSide(folds) < 2) return null;
-  let best = alphas[0];
-  let bestScore = -Infinity;
-  for (let i = 0; i < alphas.length; i++) {
-    const r = yield* unit(syncR2Steps(samples.source, samples.target, samples.group, { alpha: alphas[i], splitSeeds: seeds, testFraction }));
-    const score = r.syncR2Unclamped;
-    if (score > bestScore || (score === bestScore && alphas[i] < best)) {
-      best = alphas[i];
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
-function* oneDirection(
+async function oneDirection(
   records: EpisodeRecord[],
   dims: Dims,
   k: number,
   from: Role,
   config: SynchronyConfig,
   warnings: string[],
-): Generator<number, DirectionResult | null> {
+  ctx: AnalysisContext,
+  report: Report,
+): Promise<DirectionResult | null> {
   const d = from === 'A' ? dims : { LA: dims.LB, HA: dims.HB, LB: dims.LA, HB: dims.HA };
   const samples = buildLagSamples(records, d, k, from);
   const groups = new Set(samples.group).size;
@@ -143,20 +123,36 @@ function* oneDirection(
     warnings.push(`${label}: ${samples.source.n} samples in ${groups} groups leave a split with fewer than 2 training or test samples.`);
     return null;
   }
+  const { alphaGrid, alphaMode, testFraction } = config.analysis;
+  const folds = cvFolds(samples.group, CV_FOLDS, testFraction);
+  const searching = alphaMode === 'cv' && alphaGrid.length > 1 && smallestSide(folds) >= 2;
+  // progress in grids: the α search's (candidates × folds), then the scored splits
+  const cvShare = searching ? (alphaGrid.length * CV_FOLDS) / (alphaGrid.length * CV_FOLDS + splits.length) : 0;
   let r: SyncResult;
   try {
     // cv: every condition and direction gets its own α from the same grid and the same grouped folds, so that no
     // condition is favoured; the folds reuse the samples that the splits then score (a mild, shared optimism).
-    let alpha = config.analysis.alphaMode === 'cv' ? config.analysis.alphaGrid[0] : config.analysis.alpha;
-    if (config.analysis.alphaMode === 'cv' && config.analysis.alphaGrid.length > 1) {
-      const chosen = yield* chooseAlphaSteps(samples, config.analysis.alphaGrid, config.analysis.testFraction);
-      if (chosen === null) {
-        alpha = config.analysis.alpha;
-        warnings.push(`${label}: too few samples to cross-validate α, so the fixed α = ${alpha} was used.`);
-      } else alpha = chosen;
+    let alpha = alphaMode === 'cv' ? alphaGrid[0] : config.analysis.alpha;
+    if (searching) {
+      const cv = await chooseAlphaWith(ctx.grids, samples.source, samples.target, samples.group, alphaGrid, {
+        folds: CV_FOLDS,
+        testFraction,
+        signal: ctx.signal,
+        onProgress: (f) => report(cvShare * f),
+      });
+      alpha = cv.alpha;
+    } else if (alphaMode === 'cv' && alphaGrid.length > 1) {
+      alpha = config.analysis.alpha;
+      warnings.push(`${label}: too few samples to cross-validate α, so the fixed α = ${alpha} was used.`);
     }
-    r = yield* unit(syncR2Steps(samples.source, samples.target, samples.group, { alpha, splits }));
+    r = await syncR2With(ctx.grids, samples.source, samples.target, samples.group, {
+      alpha,
+      splits,
+      signal: ctx.signal,
+      onProgress: (f) => report(cvShare + (1 - cvShare) * f),
+    });
   } catch (e) {
+    if (isCancelledError(e) || ctx.signal?.aborted) throw e;
     // A summary must never lose a run: a map that cannot be computed becomes a warning, not an exception.
     warnings.push(`${label}: ${(e as Error).message}`);
     return null;
@@ -169,23 +165,24 @@ function* oneDirection(
   return direction(r, samples.source.n, groups);
 }
 
-function* condition(
-  id: string,
-  label: string,
-  parsed: Parsed[],
-  dims: Dims,
-  k: number,
-  config: SynchronyConfig,
-  passive = false,
-): Generator<number, ConditionResult> {
+/** One condition: both directions at once, so that a worker pool has all their grids to share out. */
+async function condition(plan: ConditionPlan, dims: Dims, config: SynchronyConfig, ctx: AnalysisContext, report: Report): Promise<ConditionResult> {
+  const { id, label, episodes: parsed, k, passive = false } = plan;
   const warnings: string[] = [];
   const recs = (role?: Role) => parsed.map((p) => toRecord(p, role)).filter((r): r is EpisodeRecord => r !== null);
   const srcA = recs(passive ? 'A' : undefined);
   const srcB = recs(passive ? 'B' : undefined);
   if (passive && srcA.length < parsed.length)
     warnings.push(`${parsed.length - srcA.length} episodes have no passive-reader states (the control was off when they ran).`);
-  const ab = srcA.length ? yield* oneDirection(srcA, dims, k, 'A', config, warnings) : null;
-  const ba = srcB.length ? yield* oneDirection(srcB, dims, k, 'B', config, warnings) : null;
+  const part = batchProgress(2, report);
+  // Each direction writes its own warnings, joined in A, B order, so that the text does not depend on which ends first.
+  const wA: string[] = [];
+  const wB: string[] = [];
+  const [ab, ba] = await Promise.all([
+    srcA.length ? oneDirection(srcA, dims, k, 'A', config, wA, ctx, (f) => part(0, f)) : null,
+    srcB.length ? oneDirection(srcB, dims, k, 'B', config, wB, ctx, (f) => part(1, f)) : null,
+  ]);
+  warnings.push(...wA, ...wB);
   const both = ab && ba;
   const syncR2 = both ? 0.5 * (ab.syncR2 + ba.syncR2) : ((ab ?? ba)?.syncR2 ?? null);
   const se = both ? 0.5 * Math.sqrt(ab.se ** 2 + ba.se ** 2) : ((ab ?? ba)?.se ?? null);
@@ -226,46 +223,33 @@ function sameShape(parsed: Parsed[]): { dims: Dims; usable: Parsed[] } | null {
   return { dims, usable };
 }
 
-/** Every condition for one model pair's episodes; yields the fraction done. */
-function* analyzePair(config: SynchronyConfig, parsed: Parsed[]): Generator<number, ConditionResult[]> {
+/** Every condition for one model pair's episodes, one condition at a time (each holds its lag samples in memory). */
+async function analyzePair(config: SynchronyConfig, parsed: Parsed[], ctx: AnalysisContext, report: Report): Promise<ConditionResult[]> {
   const shaped = sameShape(parsed);
   if (!shaped) return [];
   const { dims, usable } = shaped;
   const plans = conditionPlans(config, usable);
-  const units = plans.length * 2 * gridsPerDirection(config);
-  let done = 0;
   const out: ConditionResult[] = [];
-  for (const plan of plans) {
-    const steps = condition(plan.id, plan.label, plan.episodes, dims, plan.k, config, plan.passive);
-    // each inner grid reports 0..1 and then restarts at 0: count completed grids to keep the fraction monotone
-    let last = 0;
-    for (;;) {
-      const r = steps.next();
-      if (r.done) {
-        out.push(r.value);
-        break;
-      }
-      if (r.value < last) done++;
-      last = r.value;
-      yield Math.min(1, (done + r.value) / units);
-    }
-    done = Math.max(done, out.length * 2 * gridsPerDirection(config));
-  }
+  for (const plan of plans) out.push(await condition(plan, dims, config, ctx, (f) => report((out.length + f) / plans.length)));
   return out;
 }
 
-/** The whole analysis, synchronously (CLI, tests, the headless summary). */
-export function analyzeSynchrony(config: SynchronyConfig, episodes: readonly Episode<SynchronyRecord>[], pairIndex?: number): SynchronyAnalysis {
-  return runSteps(analyzeSynchronySteps(config, episodes, pairIndex));
-}
-
-/** The analysis as steps of {done, total} (total 1000), for runStepsAsync in a worker. */
-export function* analyzeSynchronySteps(
+/**
+ * The whole analysis of one model pair's episodes (the first pair unless `pairIndex` names one), and the real
+ * condition of every other pair for the performance plot. Progress is reported as {done, total = 1000}.
+ */
+export async function analyzeSynchrony(
   config: SynchronyConfig,
   episodes: readonly Episode<SynchronyRecord>[],
-  pairIndex?: number,
-): Generator<Progress, SynchronyAnalysis> {
+  pairIndex: number | undefined,
+  ctx: AnalysisContext,
+): Promise<SynchronyAnalysis> {
   const TOTAL = 1000;
+  let shown = 0;
+  const report: Report = (f) => {
+    const done = Math.round(TOTAL * Math.min(1, f));
+    if (done > shown) ctx.onProgress?.((shown = done), TOTAL);
+  };
   const parsed = episodes.map(parseEpisode).filter((p): p is Parsed => p !== null);
   const byPair = new Map<number, Parsed[]>();
   for (const p of parsed) byPair.set(p.meta.pairIndex, [...(byPair.get(p.meta.pairIndex) ?? []), p]);
@@ -273,17 +257,16 @@ export function* analyzeSynchronySteps(
   const mine = byPair.get(chosen) ?? [];
   const others = [...byPair.keys()].filter((k) => k !== chosen).length;
   const share = 1 / (1 + others);
-  const conditions: ConditionResult[] = yield* scaled(analyzePair(config, mine), 0, share, TOTAL);
+  const conditions = await analyzePair(config, mine, ctx, (f) => report(share * f));
   const performance: SynchronyAnalysis['performance'] = [];
   let otherDone = 0;
   for (const [index, list] of [...byPair.entries()].sort((a, b) => a[0] - b[0])) {
     const scores = list.flatMap((p) => p.judges.filter((j) => j.ok && j.overall !== undefined).map((j) => j.overall!));
     if (!scores.length) continue;
     const realOnly = { ...config, controls: { ...config.controls, passiveReader: false, byRelationship: false }, analysis: { ...config.analysis, lags: [1] } };
+    const from = share * (1 + otherDone++);
     const real =
-      index === chosen
-        ? conditions.find((c) => c.condition === 'real')
-        : (yield* scaled(analyzePair(realOnly, list), share * (1 + otherDone++), share, TOTAL))[0];
+      index === chosen ? conditions.find((c) => c.condition === 'real') : (await analyzePair(realOnly, list, ctx, (f) => report(from + share * f)))[0];
     performance.push({
       pair: pairName(list[0].meta),
       modelA: list[0].meta.modelA,
@@ -294,7 +277,7 @@ export function* analyzeSynchronySteps(
     });
   }
   const turns = parsed.flatMap((p) => p.turns);
-  const decoding = config.emotions.enabled || mine.some((p) => p.turns.some((t) => t.emotion || t.action)) ? yield* decodePair(config, mine, TOTAL) : null;
+  const decoding = config.emotions.enabled || mine.some((p) => p.turns.some((t) => t.emotion || t.action)) ? await decodePair(config, mine, ctx) : null;
   return {
     pair: mine[0] ? pairName(mine[0].meta) : '',
     alphaMode: config.analysis.alphaMode,
@@ -309,8 +292,8 @@ export function* analyzeSynchronySteps(
   };
 }
 
-/** The emotion and action probes of one pair's episodes (label-decoding.ts); progress stays at the end meanwhile. */
-function* decodePair(config: SynchronyConfig, parsed: Parsed[], total: number): Generator<Progress, LabelDecoding | null> {
+/** The emotion and action probes of one pair's episodes (label-decoding.ts), in this thread, layer by layer. */
+async function decodePair(config: SynchronyConfig, parsed: Parsed[], ctx: AnalysisContext): Promise<LabelDecoding | null> {
   const shaped = sameShape(parsed);
   if (!shaped) return null;
   const { dims, usable } = shaped;
@@ -324,17 +307,13 @@ function* decodePair(config: SynchronyConfig, parsed: Parsed[], total: number): 
     { A: { L: dims.LA, H: dims.HA }, B: { L: dims.LB, H: dims.HB } },
     { alpha: config.emotions.alpha, splitSeeds: config.analysis.splitSeeds, testFraction: config.analysis.testFraction },
   );
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    yield { done: total - 1, total };
-  }
+  return await runStepsAsync(asProgress(steps), { signal: ctx.signal });
 }
 
-function* scaled<T>(steps: Generator<number, T>, from: number, width: number, total: number): Generator<Progress, T> {
+function* asProgress<T>(steps: Generator<number, T>): Generator<{ done: number; total: number }, T> {
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
-    yield { done: Math.round(total * (from + width * r.value)), total };
+    yield { done: r.value, total: 1 };
   }
 }

@@ -20,8 +20,8 @@ import {
 import { buildQueue, modelsOf, type QueueItem, type ScenarioSource, type SynchronyConfig } from './queue';
 import { PASSIVE_TENSORS, STATE_TENSORS } from './types';
 import type { JudgeRecord, Role, SynchronyRecord, TurnRecord } from './records';
-import { analyzeSynchronySteps } from './analysis';
-import { runStepsAsync } from '../../core/steps';
+import { analyzeSynchrony } from './analysis';
+import { createInProcessExecutor } from '../../core/grid-tasks';
 import { librarySource } from './scenarios/source';
 
 /** The third person of the passive-reader control; a second name in case a persona already has the first. */
@@ -224,7 +224,7 @@ export function createSynchronyRunner(source: ScenarioSource): LabRunner<Synchro
       return { index: ctx.index, records, tensors };
     },
     async summarize(config, episodes) {
-      return [{ name: 'synchrony', value: await runStepsAsync(analyzeSynchronySteps(config, episodes)) }];
+      return [{ name: 'synchrony', value: await analyzeSynchrony(config, episodes, undefined, { grids: createInProcessExecutor() }) }];
     },
   };
 }
