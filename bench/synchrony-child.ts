@@ -26,7 +26,8 @@ const checked = validateConfig(synchronyModule.definition, {
 });
 if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
 const config = checked.value;
-const loaded = await loadRunModels(['tiny-social'], config.runtime);
+// The lab's default pair (the embedded dialogue model), whatever it is today.
+const loaded = await loadRunModels([...new Set(config.pairs.flatMap((p) => [p.a, p.b]))], config.runtime);
 const t0 = performance.now();
 const bundle = await runHeadless(synchronyModule.definition, synchronyModule.runner, config, { models: loaded.models });
 const seconds = (performance.now() - t0) / 1000;

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { GridPool, type GridWorkerHandle } from '../workers/grid-pool.ts';
+import { GridPool, type GridPoolOptions, type GridWorkerHandle } from '../workers/grid-pool.ts';
 import type { GridWorkerApi } from '../workers/grid-worker-api.ts';
 
 const entry = pathToFileURL(resolve(import.meta.dirname, 'grid-worker-entry.ts')).href;
@@ -24,6 +24,6 @@ export function nodeGridWorker(worker: Worker = new Worker(boot, { eval: true })
 }
 
 /** A pool of `workers` grid workers (default: one per core); `close()` it when done, or the process stays alive. */
-export function createNodeGridPool(workers = availableParallelism()): GridPool {
-  return new GridPool(workers, () => nodeGridWorker());
+export function createNodeGridPool(workers = availableParallelism(), options: GridPoolOptions = {}): GridPool {
+  return new GridPool(workers, () => nodeGridWorker(), options);
 }

@@ -15,7 +15,8 @@
 import * as Comlink from 'comlink';
 import { CancelledError } from '../src/core/cancel';
 import { batchProgress, type BatchOptions, type GridExecutor, type GridTask } from '../src/core/grid-tasks';
-import type { LayerStack } from '../src/core/layer-stack';
+import { checkStack, type LayerStack } from '../src/core/layer-stack';
+import { gridPlan, type GridPlan } from '../src/core/ridge';
 import type { GridWorkerApi } from './grid-worker-api';
 
 export interface GridWorkerHandle {
@@ -46,18 +47,18 @@ function sharedCopy(stack: LayerStack): LayerStack {
   return { ...stack, data };
 }
 
+/** One call on one worker: a source row or a target column of one grid. */
 interface Item {
-  index: number;
-  key: string;
-  task: GridTask;
+  /** The pool prefers a worker that has run an item with the same affinity (it keeps moments or resident rows). */
+  affinity: string;
   batch: Batch;
+  run(api: Comlink.Remote<GridWorkerApi>): Promise<void>;
 }
 
 interface Batch {
   results: Float64Array[];
   left: number;
   progress: (task: number, fraction: number) => void;
-  reportsProgress: boolean;
   settle: (error: unknown) => void;
   fail: (error: unknown) => void;
   failed: boolean;
@@ -65,8 +66,16 @@ interface Batch {
 
 interface Slot {
   handle: GridWorkerHandle | null;
-  lastSource: string | null;
+  seen: Set<string>;
   running: Item | null;
+}
+
+/** Rows of all source layers of one grid above this stay out of shared memory: such a grid runs as one piece. */
+const ROWS_BUDGET = 512 * 2 ** 20;
+
+export interface GridPoolOptions {
+  /** Bytes of shared source rows one grid may hold (default 512 MiB); a larger grid runs whole on one worker. */
+  rowsBudgetBytes?: number;
 }
 
 export class GridPool implements GridExecutor {
@@ -78,9 +87,10 @@ export class GridPool implements GridExecutor {
   constructor(
     readonly workers: number,
     private readonly spawn: () => GridWorkerHandle,
+    private readonly options: GridPoolOptions = {},
   ) {
     if (!(Number.isInteger(workers) && workers >= 1)) throw new Error(`grid pool: workers must be a positive integer (got ${workers})`);
-    this.slots = Array.from({ length: workers }, () => ({ handle: null, lastSource: null, running: null }));
+    this.slots = Array.from({ length: workers }, () => ({ handle: null, seen: new Set(), running: null }));
   }
 
   private keyOf(data: object): string {
@@ -93,18 +103,26 @@ export class GridPool implements GridExecutor {
     if (opts.signal?.aborted) return Promise.reject(new CancelledError());
     if (!tasks.length) return Promise.resolve([]);
     const shared = new Map<object, LayerStack>();
-    const share = (s: LayerStack) => {
+    const share = (s: LayerStack, what: string) => {
       let v = shared.get(s.data);
-      if (!v) shared.set(s.data, (v = sharedCopy(s)));
+      if (!v) {
+        checkStack(s, what); // once per stack here, so that the workers need not scan it for every call
+        shared.set(s.data, (v = sharedCopy(s)));
+      }
       return v;
     };
+    let plans: GridPlan[];
+    try {
+      plans = tasks.map((t) => gridPlan(share(t.source, 'source'), share(t.target, 'target'), t.mask, t.alpha));
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return new Promise<Float64Array[]>((resolve, reject) => {
       const onAbort = () => fail(new CancelledError());
       const batch: Batch = {
         results: new Array(tasks.length),
         left: tasks.length,
         progress: batchProgress(tasks.length, opts.onProgress),
-        reportsProgress: !!opts.onProgress,
         failed: false,
         fail: (error) => fail(error),
         settle: (error) => {
@@ -113,7 +131,7 @@ export class GridPool implements GridExecutor {
           else reject(error);
         },
       };
-      // A failed or cancelled batch leaves nothing behind: its queued tasks go, and workers busy with it are stopped.
+      // A failed or cancelled batch leaves nothing behind: its queued items go, and workers busy with it are stopped.
       const fail = (error: unknown) => {
         if (batch.failed || batch.left === 0) return;
         batch.failed = true;
@@ -122,11 +140,73 @@ export class GridPool implements GridExecutor {
         batch.settle(error);
       };
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      tasks.forEach((t, index) =>
-        this.queue.push({ index, key: this.keyOf(t.source.data), task: { ...t, source: share(t.source), target: share(t.target) }, batch }),
+      tasks.forEach((t, i) =>
+        this.queue.push(...this.gridItems(i, { ...t, source: share(t.source, 'source'), target: share(t.target, 'target') }, plans[i], batch)),
       );
       this.pump();
     });
+  }
+
+  /**
+   * One grid as L_A source-row items, then L_B target-column items once every row is in (they go to the front of
+   * the queue, so that a grid's rows are released before the next grid's pile up). Every cell is computed as the
+   * one-thread path computes it (ridgeR2GridSteps), so the grid is bitwise the same.
+   */
+  private gridItems(index: number, task: GridTask, plan: GridPlan, batch: Batch): Item[] {
+    const LA = task.source.L;
+    const LB = task.target.L;
+    if (LA * plan.rowLength * 8 > (this.options.rowsBudgetBytes ?? ROWS_BUDGET)) return [this.wholeGridItem(index, task, batch)];
+    const sourceKey = this.keyOf(task.source.data);
+    const rowsKey = `g${this.nextKey++}`;
+    let rows: Float64Array | null = null;
+    let rowsLeft = LA;
+    let colsLeft = LB;
+    let done = 0;
+    const out = new Float64Array(LA * LB);
+    const step = () => batch.progress(index, ++done / (LA + LB));
+    const column = (b: number): Item => ({
+      affinity: rowsKey,
+      batch,
+      run: async (api) => {
+        const col = await api.targetColumn(task.source, task.target, b, task.mask, task.alpha, rows!, rowsKey);
+        if (batch.failed) return;
+        for (let a = 0; a < LA; a++) out[a * LB + b] = col[a];
+        step();
+        if (--colsLeft === 0) {
+          rows = null;
+          batch.results[index] = out;
+          if (--batch.left === 0) batch.settle(null);
+        }
+      },
+    });
+    return Array.from({ length: LA }, (_, a) => ({
+      affinity: `${sourceKey}/${a}`,
+      batch,
+      run: async (api) => {
+        const row = await api.sourceRow(task.source, task.target, a, task.mask, task.alpha, sourceKey);
+        if (batch.failed) return;
+        rows ??= new Float64Array(new SharedArrayBuffer(LA * plan.rowLength * 8));
+        rows.set(row, a * plan.rowLength);
+        step();
+        if (--rowsLeft === 0) this.queue.unshift(...Array.from({ length: LB }, (_, b) => column(b)));
+      },
+    }));
+  }
+
+  /** A grid too large to share its rows: one worker computes it whole, as the one-thread path does. */
+  private wholeGridItem(index: number, task: GridTask, batch: Batch): Item {
+    const sourceKey = this.keyOf(task.source.data);
+    return {
+      affinity: sourceKey,
+      batch,
+      run: async (api) => {
+        const grid = await api.grid(task, sourceKey);
+        if (batch.failed) return;
+        batch.results[index] = grid;
+        batch.progress(index, 1);
+        if (--batch.left === 0) batch.settle(null);
+      },
+    };
   }
 
   private pump(): void {
@@ -134,7 +214,7 @@ export class GridPool implements GridExecutor {
       if (slot.running || !this.queue.length) continue;
       const at = Math.max(
         0,
-        this.queue.findIndex((q) => q.key === slot.lastSource),
+        this.queue.findIndex((q) => slot.seen.has(q.affinity)),
       );
       const [item] = this.queue.splice(at, 1);
       void this.runOn(slot, item);
@@ -144,20 +224,11 @@ export class GridPool implements GridExecutor {
   private async runOn(slot: Slot, item: Item): Promise<void> {
     slot.handle ??= this.spawn();
     const handle = slot.handle;
-    slot.lastSource = item.key;
+    slot.seen.add(item.affinity);
     slot.running = item;
     const { batch } = item;
     try {
-      const onProgress = batch.reportsProgress ? Comlink.proxy((f: number) => batch.progress(item.index, f)) : undefined;
-      const grid = await Promise.race([
-        handle.api.grid(item.task, item.key, onProgress),
-        handle.died.then((reason) => Promise.reject(new GridWorkerDied(reason))),
-      ]);
-      if (!batch.failed) {
-        batch.results[item.index] = grid;
-        batch.progress(item.index, 1);
-        if (--batch.left === 0) batch.settle(null);
-      }
+      await Promise.race([item.run(handle.api), handle.died.then((reason) => Promise.reject(new GridWorkerDied(reason)))]);
     } catch (e) {
       if (slot.handle !== handle) return; // retired while it ran (its batch failed): the slot belongs to newer work
       if (e instanceof GridWorkerDied) this.retire(slot);
@@ -171,7 +242,7 @@ export class GridPool implements GridExecutor {
   private retire(slot: Slot): void {
     const h = slot.handle;
     slot.handle = null;
-    slot.lastSource = null;
+    slot.seen.clear();
     slot.running = null;
     if (h) {
       h.api[Comlink.releaseProxy]();

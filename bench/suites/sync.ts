@@ -7,7 +7,8 @@ import type { BenchSuite } from '../run.ts';
 import { createRng } from '../../src/core/rng.ts';
 import { writeSafetensors } from '../../src/core/safetensors.ts';
 import type { LayerStack } from '../../src/core/ridge.ts';
-import { groupedSplit, syncR2 } from '../../src/core/synchrony.ts';
+import { groupedSplit, syncR2, syncR2With } from '../../src/core/synchrony.ts';
+import { createNodeGridPool } from '../../cli/grid-pool-node.ts';
 
 /**
  * A SmolLM2-135M-shaped synchrony problem: 30 → 30 layers, H = 576, n = 1000 samples in 200 episode groups,
@@ -61,6 +62,9 @@ function cpuSeconds(u: NodeJS.CpuUsage): number {
   return (u.user + u.system) / 1e6;
 }
 
+const POOL_NOTE = `The pool shares out whole grids (one per split): with 3 splits on 2 workers one worker runs two, so a lone grid
+sees at most 1.5×; the Synchrony analysis hands both directions of a condition (6 grids) to the pool at once.`;
+
 const suite: BenchSuite = {
   title: 'SyncR² grid (30 × 30 layers, H = 576, n = 1000, 3 split seeds)',
   async run() {
@@ -76,6 +80,24 @@ const suite: BenchSuite = {
     const ours = (performance.now() - t0) / 1000;
     const oursCpu = cpuSeconds(process.cpuUsage(c0));
     const pairs = L * L * SEEDS.length;
+    // The same grids on the worker pool (one grid per split; see workers/grid-pool.ts), 1, 2 (and 4) workers.
+    const poolRows: string[] = [];
+    let poolOne = NaN;
+    for (const w of cpus().length >= 4 ? [1, 2, 4] : [1, 2]) {
+      const pool = createNodeGridPool(w);
+      try {
+        const p0 = performance.now();
+        const r = await syncR2With(pool, source, target, group, { alpha: 0.1, splitSeeds: SEEDS });
+        const sec = (performance.now() - p0) / 1000;
+        if (w === 1) poolOne = sec;
+        const same = r.r2PerSplit.every((g, k) => g.every((v, i) => v === res.r2PerSplit[k][i]));
+        poolRows.push(
+          `| worker pool, ${w} worker${w > 1 ? 's' : ''} (worker_threads, one grid per split) | ${sec.toFixed(2)} s | – | ${pairs} | ${(pairs / sec).toFixed(0)} | ${(poolOne / sec).toFixed(2)}× | ${same ? 'bitwise equal' : 'DIFFERENT'} |`,
+        );
+      } finally {
+        pool.close();
+      }
+    }
 
     let seedLine = '| numpy closed form per pair (seed method) | skipped: /usr/bin/python3 with numpy not found | | | |';
     let ratioLine = '';
@@ -112,9 +134,10 @@ const suite: BenchSuite = {
       }
     }
     return [
-      '| method | wall time | CPU time (all threads) | pairs × splits | pairs/s |',
-      '|---|---|---|---|---|',
-      `| ours: shared-work ridge grid (TypeScript + wasm SIMD, float64, one thread) | ${ours.toFixed(2)} s | ${oursCpu.toFixed(2)} s | ${pairs} | ${(pairs / ours).toFixed(0)} |`,
+      '| method | wall time | CPU time (all threads) | pairs × splits | pairs/s | speed-up vs 1 worker | grids vs one thread |',
+      '|---|---|---|---|---|---|---|',
+      `| ours: shared-work ridge grid (TypeScript + wasm SIMD, float64, one thread) | ${ours.toFixed(2)} s | ${oursCpu.toFixed(2)} s | ${pairs} | ${(pairs / ours).toFixed(0)} | | |`,
+      ...poolRows,
       seedLine,
       ratioLine,
       '',
@@ -122,6 +145,8 @@ const suite: BenchSuite = {
       `Load average during the run: ${loadavg()
         .map((v) => v.toFixed(1))
         .join(' / ')} (1/5/15 min) on ${cpus().length} cores — other jobs share this machine.`,
+      '',
+      POOL_NOTE,
       '',
       NOTES,
     ].join('\n');

@@ -272,6 +272,71 @@ function constantDimScore(A: Float64Array, ytr: Float64Array, yte: Float64Array,
   return 1;
 }
 
+/** A grid's split, checked: training and test rows, the ridge penalty, and the length of a source row. */
+export interface GridPlan {
+  train: Int32Array;
+  test: Int32Array;
+  alpha: number;
+  /** Doubles per source row: [Mpacked (n_tr(n_tr+1)/2) | A (n_te·n_tr)]. */
+  rowLength: number;
+}
+
+export function gridPlan(source: LayerStack, target: LayerStack, testMask: Uint8Array, alphaOpt?: number): GridPlan {
+  if (source.n !== target.n || testMask.length !== source.n)
+    throw new Error(`ridge: source has ${source.n} samples, target ${target.n}, mask ${testMask.length}`);
+  const alpha = alphaOpt ?? 0.1;
+  if (!(alpha > 0)) throw new Error(`ridge: alpha must be > 0 (got ${alpha})`);
+  const { train, test } = maskToIndices(testMask);
+  if (train.length < 2 || test.length < 2) throw new Error(`ridge: need at least 2 training and 2 test samples (got ${train.length} and ${test.length})`);
+  const nTr = train.length;
+  return { train, test, alpha, rowLength: (nTr * (nTr + 1)) / 2 + test.length * nTr };
+}
+
+/** Source layer a's row of the grid: [Mpacked | A], what each target layer's column is dotted with. */
+export function sourceRow(source: LayerStack, a: number, plan: GridPlan, cache?: MomentCache): Float64Array {
+  const op = sourceOperator(source, a, plan.train, plan.test, plan.alpha, cache);
+  const row = new Float64Array(plan.rowLength);
+  row.set(op.Mpacked);
+  row.set(op.A, op.Mpacked.length);
+  return row;
+}
+
+/** Source rows [a0, a1) of one plan, resident in wasm memory; `A(a)` reads a row's operator for constant targets. */
+export interface SourceRows {
+  a0: number;
+  a1: number;
+  resident: ResidentRows;
+  A(a: number): Float64Array;
+}
+
+/** Target layer b's R² against every resident source row: entries a0..a1−1 of the grid's column b. */
+export function targetColumn(target: LayerStack, b: number, plan: GridPlan, rows: SourceRows): Float64Array {
+  const { train, test } = plan;
+  const nTr = train.length;
+  const nTe = test.length;
+  const tgt = targetSide(target, b, train, test);
+  const quad = rows.resident.dotAll([tgt.Gpacked, tgt.CteM2]);
+  const col = new Float64Array(rows.a1 - rows.a0);
+  for (let a = rows.a0; a < rows.a1; a++) {
+    const sse = tgt.t + quad[a - rows.a0];
+    let constScore = 0;
+    for (let q = 0; q < tgt.constDims.length; q++) constScore += constantDimScore(rows.A(a), tgt.constTr[q], tgt.constTe[q], nTr, nTe);
+    col[a - rows.a0] = (tgt.nonConstant - sse + constScore) / target.H;
+  }
+  return col;
+}
+
+/** Rows a0..a0+rows.length−1 made resident for targetColumn. */
+export function residentRows(plan: GridPlan, a0: number, rows: readonly Float64Array[]): SourceRows {
+  const packedLen = plan.rowLength - plan.test.length * plan.train.length;
+  const resident = new ResidentRows(rows.length, plan.rowLength);
+  const As = rows.map((r, i) => {
+    resident.setRow(i, [r]);
+    return r.slice(packedLen);
+  });
+  return { a0, a1: a0 + rows.length, resident, A: (a) => As[a - a0] };
+}
+
 /**
  * Test R² (sklearn uniform average) for every (l_A, l_B), for one train/test split given as a test mask.
  * Returns a Float64Array L_A × L_B, row = source layer.
@@ -286,14 +351,9 @@ export function* ridgeR2GridSteps(source: LayerStack, target: LayerStack, testMa
     checkStack(source, 'source');
     checkStack(target, 'target');
   }
-  if (source.n !== target.n || testMask.length !== source.n)
-    throw new Error(`ridge: source has ${source.n} samples, target ${target.n}, mask ${testMask.length}`);
-  const alpha = opts.alpha ?? 0.1;
-  if (!(alpha > 0)) throw new Error(`ridge: alpha must be > 0 (got ${alpha})`);
-  const { train, test } = maskToIndices(testMask);
-  const nTr = train.length;
-  const nTe = test.length;
-  if (nTr < 2 || nTe < 2) throw new Error(`ridge: need at least 2 training and 2 test samples (got ${nTr} and ${nTe})`);
+  const plan = gridPlan(source, target, testMask, opts.alpha);
+  const nTr = plan.train.length;
+  const nTe = plan.test.length;
   const LA = source.L;
   const LB = target.L;
   const HB = target.H;
@@ -307,26 +367,16 @@ export function* ridgeR2GridSteps(source: LayerStack, target: LayerStack, testMa
   let done = 0;
   for (let a0 = 0; a0 < LA; a0 += chunk) {
     const a1 = Math.min(LA, a0 + chunk);
-    const ops: SourceOp[] = [];
-    const packedLen = (nTr * (nTr + 1)) / 2;
-    const resident = new ResidentRows(a1 - a0, packedLen + nTe * nTr);
+    const rows: Float64Array[] = [];
     for (let a = a0; a < a1; a++) {
-      const op = sourceOperator(source, a, train, test, alpha, opts.momentCache);
-      resident.setRow(a - a0, [op.Mpacked, op.A]);
-      op.Mpacked = new Float64Array(0);
-      ops.push(op);
+      rows.push(sourceRow(source, a, plan, opts.momentCache));
       yield { done: ++done, total };
     }
+    const resident = residentRows(plan, a0, rows);
+    rows.length = 0;
     for (let b = 0; b < LB; b++) {
-      const tgt = targetSide(target, b, train, test);
-      const quad = resident.dotAll([tgt.Gpacked, tgt.CteM2]);
-      for (let a = a0; a < a1; a++) {
-        const op = ops[a - a0];
-        const sse = tgt.t + quad[a - a0];
-        let constScore = 0;
-        for (let q = 0; q < tgt.constDims.length; q++) constScore += constantDimScore(op.A, tgt.constTr[q], tgt.constTe[q], nTr, nTe);
-        out[a * LB + b] = (tgt.nonConstant - sse + constScore) / HB;
-      }
+      const col = targetColumn(target, b, plan, resident);
+      for (let a = a0; a < a1; a++) out[a * LB + b] = col[a - a0];
       yield { done: ++done, total };
     }
   }
