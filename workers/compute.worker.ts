@@ -9,6 +9,7 @@ import { analyzeSynchrony } from '../src/labs/synchrony/analysis';
 import type { SynchronyConfig } from '../src/labs/synchrony/queue';
 import { readSynchronyEpisode } from '../src/labs/synchrony/records';
 import type { Episode } from '../src/core/runs/types';
+import type { LabName } from '../src/core/config/lab-definition';
 import { createWebGridExecutor } from './grid-pool-web';
 import { GridPool } from './grid-pool';
 
@@ -26,6 +27,10 @@ const api = {
    */
   synchronyAnalysis(config: SynchronyConfig, episodes: Episode[], pairIndex?: number, onProgress?: ProgressFn, jobId?: string) {
     return job(jobId, (signal) => analyzeSynchrony(config, episodes.map(readSynchronyEpisode), pairIndex, { grids: grids(), signal, onProgress }));
+  },
+  /** A run's results, as labRunApi computes them, with the layer grids on the grid pool. */
+  summarize(lab: LabName, config: Record<string, unknown>, episodes: Episode[]) {
+    return labRunApi.summarize(lab, config, episodes, { grids: grids() });
   },
   /** The core's syncR2 (same arguments), its split grids on the grid pool; progress in thousandths. */
   syncR2(

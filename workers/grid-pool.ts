@@ -17,6 +17,7 @@ import { CancelledError } from '../src/core/cancel';
 import { batchProgress, type BatchOptions, type GridExecutor, type GridTask } from '../src/core/grid-tasks';
 import { checkStack, type LayerStack } from '../src/core/layer-stack';
 import { gridPlan, type GridPlan } from '../src/core/ridge';
+import type { GramInfo, GramStats } from '../src/core/cka';
 import type { GridWorkerApi } from './grid-worker-api';
 
 export interface GridWorkerHandle {
@@ -56,7 +57,7 @@ interface Item {
 }
 
 interface Batch {
-  results: Float64Array[];
+  results: unknown[];
   left: number;
   progress: (task: number, fraction: number) => void;
   settle: (error: unknown) => void;
@@ -99,6 +100,63 @@ export class GridPool implements GridExecutor {
     return k;
   }
 
+  /** Each layer's Gram statistics as one item; the pairs' dot products then run in the caller's thread. */
+  gramStats(stack: LayerStack, opts: BatchOptions = {}): Promise<GramStats> {
+    let shared: LayerStack;
+    try {
+      checkStack(stack, 'stack');
+      shared = sharedCopy(stack);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const key = this.keyOf(stack.data);
+    return this.batch<GramInfo>(stack.L, opts, (batch) =>
+      Array.from({ length: stack.L }, (_, l) => ({
+        affinity: `${key}/gram`,
+        batch,
+        run: async (api) => {
+          const g = await api.gramLayer(shared, l);
+          if (batch.failed) return;
+          batch.results[l] = g;
+          batch.progress(l, 1);
+          if (--batch.left === 0) batch.settle(null);
+        },
+      })),
+    );
+  }
+
+  /** Queues the items that `make` builds for a new batch of `size` results, and settles with them or the first error. */
+  private batch<T>(size: number, opts: BatchOptions, make: (batch: Batch) => Item[]): Promise<T[]> {
+    if (opts.signal?.aborted) return Promise.reject(new CancelledError());
+    if (!size) return Promise.resolve([]);
+    return new Promise<T[]>((resolve, reject) => {
+      const onAbort = () => fail(new CancelledError());
+      const batch: Batch = {
+        results: new Array(size),
+        left: size,
+        progress: batchProgress(size, opts.onProgress),
+        failed: false,
+        fail: (error) => fail(error),
+        settle: (error) => {
+          opts.signal?.removeEventListener('abort', onAbort);
+          if (error === null) resolve(batch.results as T[]);
+          else reject(error);
+        },
+      };
+      // A failed or cancelled batch leaves nothing behind: its queued items go, and workers busy with it are stopped.
+      const fail = (error: unknown) => {
+        if (batch.failed || batch.left === 0) return;
+        batch.failed = true;
+        this.queue = this.queue.filter((q) => q.batch !== batch);
+        for (const slot of this.slots) if (slot.running?.batch === batch) this.retire(slot);
+        batch.settle(error);
+      };
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(...make(batch));
+      this.pump();
+    });
+  }
+
   grids(tasks: readonly GridTask[], opts: BatchOptions = {}): Promise<Float64Array[]> {
     if (opts.signal?.aborted) return Promise.reject(new CancelledError());
     if (!tasks.length) return Promise.resolve([]);
@@ -117,34 +175,9 @@ export class GridPool implements GridExecutor {
     } catch (e) {
       return Promise.reject(e);
     }
-    return new Promise<Float64Array[]>((resolve, reject) => {
-      const onAbort = () => fail(new CancelledError());
-      const batch: Batch = {
-        results: new Array(tasks.length),
-        left: tasks.length,
-        progress: batchProgress(tasks.length, opts.onProgress),
-        failed: false,
-        fail: (error) => fail(error),
-        settle: (error) => {
-          opts.signal?.removeEventListener('abort', onAbort);
-          if (error === null) resolve(batch.results);
-          else reject(error);
-        },
-      };
-      // A failed or cancelled batch leaves nothing behind: its queued items go, and workers busy with it are stopped.
-      const fail = (error: unknown) => {
-        if (batch.failed || batch.left === 0) return;
-        batch.failed = true;
-        this.queue = this.queue.filter((q) => q.batch !== batch);
-        for (const slot of this.slots) if (slot.running?.batch === batch) this.retire(slot);
-        batch.settle(error);
-      };
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      tasks.forEach((t, i) =>
-        this.queue.push(...this.gridItems(i, { ...t, source: share(t.source, 'source'), target: share(t.target, 'target') }, plans[i], batch)),
-      );
-      this.pump();
-    });
+    return this.batch<Float64Array>(tasks.length, opts, (batch) =>
+      tasks.flatMap((t, i) => this.gridItems(i, { ...t, source: share(t.source, 'source'), target: share(t.target, 'target') }, plans[i], batch)),
+    );
   }
 
   /**

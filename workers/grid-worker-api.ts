@@ -9,6 +9,7 @@ import * as Comlink from 'comlink';
 import { gridTaskSteps, MomentCaches, usesMoments, type GridTask } from '../src/core/grid-tasks';
 import { runSteps } from '../src/core/steps';
 import type { LayerStack } from '../src/core/layer-stack';
+import { gramInfo, type GramInfo } from '../src/core/cka';
 import { gridPlan, residentRows, sourceRow, targetColumn, type SourceRows } from '../src/core/ridge';
 
 export function createGridWorkerApi() {
@@ -18,6 +19,11 @@ export function createGridWorkerApi() {
     /** A whole grid, as the one-thread path computes it (for grids whose rows are too large to share). */
     grid(task: GridTask, sourceKey: string): Float64Array {
       return runSteps(gridTaskSteps(task, caches.for(sourceKey)));
+    },
+    /** Layer l's Gram statistics for CKA (its arrays are transferred, not copied). */
+    gramLayer(stack: LayerStack, l: number): GramInfo {
+      const g = gramInfo(stack, l);
+      return Comlink.transfer(g, [g.off.buffer, g.diag.buffer, g.rowsum.buffer]);
     },
     /** Source layer a's row [Mpacked | A] of the grid (source, target, mask, alpha); `sourceKey` names the source. */
     sourceRow(source: LayerStack, target: LayerStack, a: number, mask: Uint8Array, alpha: number, sourceKey: string): Float64Array {

@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import type { BenchSuite } from '../run.ts';
 import { cka } from '../../src/core/cka.ts';
+import { createNodeGridPool } from '../../cli/grid-pool-node.ts';
+import { cpus } from 'node:os';
 import { createRng } from '../../src/core/rng.ts';
 import { writeSafetensors } from '../../src/core/safetensors.ts';
 import type { LayerStack } from '../../src/core/ridge.ts';
@@ -48,6 +50,26 @@ const suite: BenchSuite = {
     const ours = (performance.now() - t0) / 1000;
     const cu = process.cpuUsage(c0);
     const oursCpu = (cu.user + cu.system) / 1e6;
+    // The Gram statistics on the worker pool (one layer per task, both models at once), then the pairs here.
+    const poolRows: string[] = [];
+    let poolOne = NaN;
+    for (const w of cpus().length >= 4 ? [1, 2, 4] : [1, 2]) {
+      const pool = createNodeGridPool(w);
+      try {
+        const p0 = performance.now();
+        const [gramsX, gramsY] = await Promise.all([pool.gramStats(x), pool.gramStats(y)]);
+        const gramS = (performance.now() - p0) / 1000;
+        const pr = cka(x, y, { gramsX, gramsY });
+        const sec = (performance.now() - p0) / 1000;
+        if (w === 1) poolOne = sec;
+        const same = pr.linear.grid.every((v, i) => Object.is(v, r.linear.grid[i])) && pr.debiased.grid.every((v, i) => Object.is(v, r.debiased.grid[i]));
+        poolRows.push(
+          `| worker pool, ${w} worker${w > 1 ? 's' : ''}: Grams ${gramS.toFixed(2)} s on the pool, pairs ${(sec - gramS).toFixed(2)} s here | ${sec.toFixed(2)} s | – | ${(poolOne / sec).toFixed(2)}× vs 1 worker; ${same ? 'bitwise equal to one thread' : 'DIFFERENT from one thread'} |`,
+        );
+      } finally {
+        pool.close();
+      }
+    }
     let pyLine = '| numpy (BLAS Gram per layer, then pair sums) | skipped: /usr/bin/python3 with numpy not found | | |';
     let ratio = '';
     if (existsSync(PY)) {
@@ -75,6 +97,7 @@ const suite: BenchSuite = {
       '| method | wall time | CPU time (all threads) | note |',
       '|---|---|---|---|',
       `| ours (TypeScript + wasm SIMD, float64, one thread): Gram once per layer, packed-triangle dots per pair | ${ours.toFixed(2)} s | ${oursCpu.toFixed(2)} s | linear + debiased, poolings, regions |`,
+      ...poolRows,
       pyLine,
       ratio,
       '',

@@ -52,7 +52,7 @@ export interface CkaOptions {
 }
 
 /** Per-layer statistics of the centred Gram matrix. */
-interface GramInfo {
+export interface GramInfo {
   off: Float64Array; // strict upper triangle of K̃ (row-major packed)
   diag: Float64Array;
   rowsum: Float64Array; // rows of K̃ (zero diagonal)
@@ -61,7 +61,8 @@ interface GramInfo {
   selfDebiased: number; // HSIC_d(K, K)
 }
 
-function gramInfo(s: LayerStack, l: number): GramInfo {
+/** Layer l's Gram statistics: one m × m product (the expensive part of CKA; a worker pool runs one per layer). */
+export function gramInfo(s: LayerStack, l: number): GramInfo {
   const { n: m, L, H, data } = s;
   const X = new Float64Array(m * H);
   const mean = new Float64Array(H);

@@ -1,5 +1,5 @@
 /**
- * Ridge R² grids as independent tasks, so that a host can run them on several cores.
+ * Ridge R² grids (and CKA's Gram statistics) as independent tasks, so that a host can run them on several cores.
  *
  * A SyncR² computation is one grid per split (and, with α chosen by cross-validation, one per candidate α and fold).
  * The grids of one batch do not depend on each other, so an executor may run them in any order and on any worker.
@@ -12,6 +12,7 @@
  */
 import { throwIfAborted } from './cancel';
 import type { LayerStack } from './layer-stack';
+import { gramStatsSteps, type GramStats } from './cka';
 import { momentCacheBytes, ridgeR2GridSteps, type MomentCache } from './ridge';
 import { runStepsAsync, type Progress } from './steps';
 
@@ -29,11 +30,14 @@ export interface BatchOptions {
   onProgress?: (fraction: number) => void;
 }
 
-/** Runs a batch of independent grid tasks; results come back in task order. */
+/** Runs the layer-grid work of the labs: ridge grids (SyncR²) and Gram statistics (CKA). */
 export interface GridExecutor {
   /** How many tasks run at once (1 for the in-process executor). */
   readonly workers: number;
+  /** A batch of independent ridge grid tasks; results come back in task order. */
   grids(tasks: readonly GridTask[], opts?: BatchOptions): Promise<Float64Array[]>;
+  /** Every layer's Gram statistics of one stack (cka.ts gramInfo, one layer per task). */
+  gramStats(stack: LayerStack, opts?: BatchOptions): Promise<GramStats>;
 }
 
 /** Moment caches are kept only for source stacks whose moments fit this budget (the rest compute without). */
@@ -105,6 +109,9 @@ export function createInProcessExecutor(): GridExecutor {
         out.push(await runStepsAsync(steps, { signal: opts.signal, onProgress: (d, t) => progress(i, d / t) }));
       }
       return out;
+    },
+    async gramStats(stack, opts = {}) {
+      return await runStepsAsync(gramStatsSteps(stack), { signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(d / t) });
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Component } from 'svelte';
 import type { z } from 'zod';
 import type { LabDefinition, LabName } from '../core/config/lab-definition';
-import type { EpisodeContext, LabRunner, RunPlan } from '../core/runs/runner';
+import type { ComputeContext, EpisodeContext, LabRunner, RunPlan } from '../core/runs/runner';
 import type { Episode, RunResult, StoredRecord } from '../core/runs/types';
 import type { LivePlot } from '../core/runs/live-plot';
 import { episodeReader, RecordError, type RecordsDefinition } from '../core/runs/records';
@@ -107,7 +107,7 @@ export interface OpenLab extends LabRunner<unknown> {
   /** The previous episode, if any, is parsed with the lab's record schema first (a RecordError if it does not fit). */
   runEpisode(raw: unknown, ctx: EpisodeContext): Promise<Episode>;
   /** The episodes are parsed with the lab's record schema first: a stored row of the wrong shape throws a RecordError. */
-  summarize(raw: unknown, episodes: readonly Episode[]): Promise<Summary>;
+  summarize(raw: unknown, episodes: readonly Episode[], compute?: ComputeContext): Promise<Summary>;
   /** What to draw while the run goes; null when the lab draws nothing live, the config does not parse or a record does not fit. */
   livePlot(raw: unknown, episodes: readonly Episode[]): LivePlot | null;
   /** The first stored episode with a record that does not fit the lab's schema (damaged in storage), or null. */
@@ -135,7 +135,7 @@ export function openLab<S extends z.ZodObject, N extends LabName, R extends Stor
     },
     plan: (raw) => runner.plan(parse(raw)),
     runEpisode: (raw, ctx) => runner.runEpisode(parse(raw), { ...ctx, previous: ctx.previous && reader.read(ctx.previous) }),
-    summarize: async (raw, episodes) => await runner.summarize(parse(raw), episodes.map(reader.readStored)),
+    summarize: async (raw, episodes, compute) => await runner.summarize(parse(raw), episodes.map(reader.readStored), compute),
     firstDamaged: (episodes) => {
       for (const e of episodes) {
         try {

@@ -1,4 +1,4 @@
-import { episodeRng } from '../core/runs/runner';
+import { episodeRng, type ComputeContext } from '../core/runs/runner';
 import type { Episode } from '../core/runs/types';
 import type { LabName } from '../core/config/lab-definition';
 import { JobAborts } from '../core/cancel';
@@ -37,8 +37,8 @@ export const labRunApi = {
   cancelEpisode(job: string) {
     aborts.abort(job);
   },
-  async summarize(lab: LabName, config: Record<string, unknown>, episodes: Episode[]) {
-    return await openLabByName(lab).summarize(config, episodes);
+  async summarize(lab: LabName, config: Record<string, unknown>, episodes: Episode[], compute?: ComputeContext) {
+    return await openLabByName(lab).summarize(config, episodes, compute);
   },
   /** For the crash-recovery test and for diagnosing: makes this worker die the way a real crash would. */
   crashForTest() {

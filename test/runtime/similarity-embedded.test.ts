@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { runCommand } from '../../cli/commands/run.ts';
 import { readBundle } from '../../src/core/runs/bundle.ts';
 import { LAB_MODULES } from '../../src/labs/registry.ts';
+import { createInProcessExecutor } from '../../src/core/grid-tasks.ts';
 import { cka } from '../../src/core/cka.ts';
-import { analyzeSimilaritySteps, decoderStack, PROBE_STATES, type SimilarityAnalysis } from '../../src/labs/similarity/analysis.ts';
+import { analyzeSimilarity, decoderStack, PROBE_STATES, type SimilarityAnalysis } from '../../src/labs/similarity/analysis.ts';
 import { selectProbes } from '../../src/labs/similarity/probes.ts';
 import { createNodeRuntime } from '../../src/runtime/node.ts';
-import { runSteps } from '../../src/core/steps.ts';
 import { similarityLab, type SimilarityConfig } from '../../src/labs/similarity/config.ts';
 import { validateConfig } from '../../src/core/config/validate.ts';
 import { episodeReader } from '../../src/core/runs/records.ts';
@@ -71,9 +71,9 @@ describe('Similarity (CKA) on the embedded model, Node CPU', () => {
     const checked = validateConfig(similarityLab, { ...config, models: ['a', 'b'], cka: { debiased: false, permutations: 0 } });
     if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
     const { read } = episodeReader(similarityRecord);
-    const both = runSteps(
-      analyzeSimilaritySteps(checked.value as SimilarityConfig, [read(fp32.bundle.episodes[0]), { ...read(q4.bundle.episodes[0]), index: 1 }]),
-    );
+    const both = await analyzeSimilarity(checked.value as SimilarityConfig, [read(fp32.bundle.episodes[0]), { ...read(q4.bundle.episodes[0]), index: 1 }], {
+      grids: createInProcessExecutor(),
+    });
     expect(both.pairs[1].linear.global).toBe(r.linear.global);
   });
 

@@ -9,6 +9,7 @@ import { createNodeGridPool, nodeGridWorker } from '../../cli/grid-pool-node';
 import { isCancelledError } from '../../src/core/cancel';
 import { createInProcessExecutor } from '../../src/core/grid-tasks';
 import { createRng } from '../../src/core/rng';
+import { cka } from '../../src/core/cka';
 import type { LayerStack } from '../../src/core/layer-stack';
 import { chooseAlphaGroupedCV, chooseAlphaWith, syncR2, syncR2With } from '../../src/core/synchrony';
 import { GridPool } from '../../workers/grid-pool';
@@ -74,6 +75,15 @@ describe('grid pool (worker_threads)', { timeout: 120_000 }, () => {
     const t: LayerStack = { data: Float64Array.from(c.target), n: c.n, L: c.LB, H: c.HB };
     const r = await syncR2With(pool(2), s, t, c.group, { alpha: c.alpha, splits: c.masks.map((m) => Uint8Array.from(m)) });
     r.r2PerSplit.forEach((g, k) => g.forEach((v, i) => expect(Math.abs(v - c.r2PerSplit[k][i])).toBeLessThan(1e-8)));
+  });
+
+  it("builds CKA's Gram statistics layer by layer on the pool, with bitwise the one-thread CKA", async () => {
+    const p = pool(2);
+    const [gramsX, gramsY] = await Promise.all([p.gramStats(source), p.gramStats(target)]);
+    const pooled = cka(source, target, { permutations: 3, gramsX, gramsY });
+    const local = cka(source, target, { permutations: 3 });
+    expect(pooled.linear).toEqual(local.linear);
+    expect(pooled.debiased).toEqual(local.debiased);
   });
 
   it('chooses the same α by grouped CV as the one-thread search, with the same scores', async () => {

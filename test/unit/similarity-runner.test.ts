@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { similarityLab, type SimilarityConfig } from '../../src/labs/similarity/config';
 import { validateConfig } from '../../src/core/config/validate';
 import { similarityRunner } from '../../src/labs/similarity/runner';
-import { analyzeSimilaritySteps, decoderStack, PROBE_STATES, type SimilarityAnalysis } from '../../src/labs/similarity/analysis';
+import { analyzeSimilarity, decoderStack, PROBE_STATES, type SimilarityAnalysis } from '../../src/labs/similarity/analysis';
+import { createInProcessExecutor } from '../../src/core/grid-tasks';
 import { cka } from '../../src/core/cka';
-import { runSteps } from '../../src/core/steps';
 import { episodeRng } from '../../src/core/runs/runner';
 import type { Episode } from '../../src/core/runs/types';
 import type { RunnerModel } from '../../src/core/runs/models';
@@ -94,7 +94,7 @@ describe('Similarity runner: CKA between models', () => {
     const p = config({ ...cfg, models: ['org/a', 'org/c'], cka: { permutations: 19 } });
     const eps = await runAll(p, modelsOf(a, c));
     const r1 = await analysisOf(p, eps);
-    const r2 = runSteps(analyzeSimilaritySteps(p, eps));
+    const r2 = await analyzeSimilarity(p, eps, { grids: createInProcessExecutor() });
     expect(r1.pairs[1].linear.p?.global).toBeGreaterThanOrEqual(1 / 20);
     expect(r1.pairs[0].linear.p?.global).toBeCloseTo(1 / 20, 12); // nothing beats a model against itself
     expect(r2.pairs[1].linear.p).toEqual(r1.pairs[1].linear.p);
@@ -121,7 +121,7 @@ describe('Similarity runner: CKA between models', () => {
   it('warns about few probes and about models not yet encoded', async () => {
     const few = config({ models: ['org/a', 'org/b'], probes: { set: 'custom', count: 8, custom: CUSTOM } });
     const eps = await runAll(few, modelsOf(a, b));
-    const r = runSteps(analyzeSimilaritySteps(few, eps.slice(0, 1)));
+    const r = await analyzeSimilarity(few, eps.slice(0, 1), { grids: createInProcessExecutor() });
     expect(r.warnings.join(' ')).toMatch(/Only 1 of 2 models/);
     expect(r.warnings.join(' ')).toMatch(/Only 8 probes/);
   });

@@ -1,3 +1,4 @@
+import type { GridExecutor } from '../grid-tasks';
 import type { LabName } from '../config/lab-definition';
 import { createRng, hashSeed, type Rng } from '../rng';
 import type { Episode, RunResult, StoredRecord } from './types';
@@ -36,6 +37,11 @@ export interface RunPlan<C = unknown> {
   fix?: { label: string; config: C };
 }
 
+/** Where a summary's heavy maths may run: the host's worker pool for layer grids (in process when absent). */
+export interface ComputeContext {
+  grids?: GridExecutor;
+}
+
 /**
  * One lab's runner. Pure: it runs in the compute worker and in the Node CLI alike. `R` is the lab's record type: what
  * runEpisode writes is checked against it at compile time, and what summarize reads has been parsed with its schema.
@@ -48,7 +54,7 @@ export interface LabRunner<C = Record<string, unknown>, R extends StoredRecord =
    * Derived results; recomputable from the episodes at any time, never the only copy. A long summary returns a
    * promise and yields to the event loop as it goes, so that the worker running it keeps answering its heartbeat.
    */
-  summarize(config: C, episodes: readonly Episode<R>[]): Omit<RunResult, 'updatedAt'>[] | Promise<Omit<RunResult, 'updatedAt'>[]>;
+  summarize(config: C, episodes: readonly Episode<R>[], compute?: ComputeContext): Omit<RunResult, 'updatedAt'>[] | Promise<Omit<RunResult, 'updatedAt'>[]>;
   /** What to draw while the run goes, from the episodes stored so far. */
   livePlot?(config: C, episodes: readonly Episode<R>[]): LivePlot | null;
 }

@@ -1,6 +1,7 @@
-import { ckaSteps, gramStatsBytes, gramStatsSteps, type CkaGrid, type GramStats } from '../../core/cka';
+import { ckaSteps, gramStatsBytes, type CkaGrid, type GramStats } from '../../core/cka';
+import type { GridExecutor } from '../../core/grid-tasks';
+import { runStepsAsync } from '../../core/steps';
 import type { LayerStack } from '../../core/layer-stack';
-import type { Progress } from '../../core/steps';
 import type { Episode } from '../../core/runs/types';
 import type { SimilarityConfig } from './config';
 import { summarizeGames, type GamesSummary } from './games-analysis';
@@ -73,21 +74,22 @@ function toPairGrid(g: CkaGrid): PairGrid {
 /** The most memory the per-model Gram cache may take (the statistics of every layer of every model). */
 const GRAM_CACHE_BYTES = 256 * 2 ** 20;
 
-/**
- * A step generator's progress as progress within pair k of `jobs`: its CKA moves the bar across the pair; building a
- * model's Gram statistics first (`share` 0) keeps it at the pair's start, so that the bar never goes back.
- */
-function* withinPair<T>(gen: Generator<Progress, T>, k: number, jobs: number, share = 1): Generator<Progress, T> {
-  let step = gen.next();
-  while (!step.done) {
-    yield { done: k + (share * step.value.done) / step.value.total, total: jobs };
-    step = gen.next();
-  }
-  return step.value;
+/** What the analysis runs on: the executor of its Gram statistics (a worker pool or in process), cancel and progress. */
+export interface SimilarityContext {
+  grids: GridExecutor;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => unknown;
 }
 
-/** CKA for every pair of the run's models, stepping so that a worker can report progress and stay responsive. */
-export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: readonly Episode<SimilarityRecord>[]): Generator<Progress, SimilarityAnalysis> {
+/**
+ * CKA for every pair of the run's models. Each model's Gram statistics (the expensive part: one m × m product per
+ * layer) go to the executor, one layer per task; each pair's dot products then run here, a layer per step.
+ */
+export async function analyzeSimilarity(
+  config: SimilarityConfig,
+  episodes: readonly Episode<SimilarityRecord>[],
+  ctx: SimilarityContext,
+): Promise<SimilarityAnalysis> {
   const eps = episodes.filter((e) => e.tensors[PROBE_STATES]).sort((a, b) => a.index - b.index);
   const records = eps.map(probeRecord);
   const warnings: string[] = [];
@@ -98,31 +100,28 @@ export function* analyzeSimilaritySteps(config: SimilarityConfig, episodes: read
   for (let i = 0; i < eps.length; i++) for (let j = i; j < eps.length; j++) jobs.push([i, j]);
   const stacks = new Map<number, LayerStack>();
   const stackOf = (i: number) => stacks.get(i) ?? stacks.set(i, decoderStack(eps[i])).get(i)!;
-  // Each model's Gram matrices are built once and reused for all its pairs (its self-pair included), when they fit
-  // in GRAM_CACHE_BYTES; otherwise each pair builds its own, as one pair alone does.
+  // Each model's Gram statistics are built once, on the executor (a pool shares out the layers), and reused for all
+  // its pairs (its self-pair included), when every model's fit in GRAM_CACHE_BYTES; otherwise each pair streams its
+  // own in this thread, one layer at a time, as one pair alone does (memory stays at one model's triangles).
   const cacheBytes = records.reduce((b, r) => b + gramStatsBytes(m, r.numLayers), 0);
-  const grams = cacheBytes <= GRAM_CACHE_BYTES ? new Map<number, GramStats>() : null;
-  function* gramsOf(i: number): Generator<Progress, GramStats | undefined> {
-    if (!grams) return undefined;
-    const have = grams.get(i);
-    if (have) return have;
-    const g = yield* gramStatsSteps(stackOf(i));
-    grams.set(i, g);
+  const grams = cacheBytes <= GRAM_CACHE_BYTES ? new Map<number, Promise<GramStats>>() : null;
+  // Progress: pair k spans [k, k + 1) of jobs.length; its Gram statistics the first quarter, its CKA the rest.
+  const report = (k: number, f: number) => ctx.onProgress?.(Math.round(1000 * ((k + f) / jobs.length)), 1000);
+  const gramsOf = (i: number, k: number): Promise<GramStats> => {
+    let g = grams!.get(i);
+    if (!g) grams!.set(i, (g = ctx.grids.gramStats(stackOf(i), { signal: ctx.signal, onProgress: (f) => report(k, 0.25 * f) })));
     return g;
-  }
+  };
   for (let k = 0; k < jobs.length; k++) {
     const [i, j] = jobs[k];
-    const gramsX = yield* withinPair(gramsOf(i), k, jobs.length, 0);
-    const gramsY = yield* withinPair(gramsOf(j), k, jobs.length, 0);
-    const r = yield* withinPair(
+    const given = grams ? await Promise.all([gramsOf(i, k), gramsOf(j, k)]) : null;
+    const r = await runStepsAsync(
       ckaSteps(stackOf(i), stackOf(j), {
         permutations: config.cka.permutations,
         seed: `${config.seed}/cka/${i}/${j}`,
-        ...(gramsX ? { gramsX } : {}),
-        ...(gramsY ? { gramsY } : {}),
+        ...(given ? { gramsX: given[0], gramsY: given[1] } : {}),
       }),
-      k,
-      jobs.length,
+      { signal: ctx.signal, onProgress: (d, t) => report(k, 0.25 + (0.75 * d) / t) },
     );
     pairs.push({ a: records[i].model, b: records[j].model, La: r.L1, Lb: r.L2, linear: toPairGrid(r.linear), debiased: toPairGrid(r.debiased) });
   }

@@ -2,8 +2,8 @@ import { requireModels } from '../../core/runs/models';
 import { throwIfAborted } from '../../core/cancel';
 import type { LabRunner } from '../../core/runs/runner';
 import type { Episode } from '../../core/runs/types';
-import { runStepsAsync } from '../../core/steps';
-import { analyzeSimilaritySteps, PROBE_STATES } from './analysis';
+import { analyzeSimilarity, PROBE_STATES } from './analysis';
+import { createInProcessExecutor } from '../../core/grid-tasks';
 import type { ProbeRecord, SimilarityRecord } from './records';
 import type { SimilarityConfig } from './config';
 import { selectProbes } from './probes';
@@ -145,7 +145,7 @@ export const similarityRunner: LabRunner<SimilarityConfig, SimilarityRecord> = {
     };
     return { index: ctx.index, records: [record], tensors: { [PROBE_STATES]: { dtype: 'F32', shape: [probes.length, L1, H], data } } };
   },
-  async summarize(config, episodes) {
-    return [{ name: 'similarity', value: await runStepsAsync(analyzeSimilaritySteps(config, episodes)) }];
+  async summarize(config, episodes, compute) {
+    return [{ name: 'similarity', value: await analyzeSimilarity(config, episodes, { grids: compute?.grids ?? createInProcessExecutor() }) }];
   },
 };

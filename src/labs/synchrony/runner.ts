@@ -223,8 +223,8 @@ export function createSynchronyRunner(source: ScenarioSource): LabRunner<Synchro
       }
       return { index: ctx.index, records, tensors };
     },
-    async summarize(config, episodes) {
-      return [{ name: 'synchrony', value: await analyzeSynchrony(config, episodes, undefined, { grids: createInProcessExecutor() }) }];
+    async summarize(config, episodes, compute) {
+      return [{ name: 'synchrony', value: await analyzeSynchrony(config, episodes, undefined, { grids: compute?.grids ?? createInProcessExecutor() }) }];
     },
   };
 }
