@@ -12,6 +12,7 @@ export default defineConfig(
     // Build output, installed packages, Python tooling, and generated or downloaded files (see .gitignore).
     ignores: [
       'dist/**',
+      '**/dist/**',
       'node_modules/**',
       '.library/**',
       '**/py/**',

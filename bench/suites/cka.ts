@@ -7,28 +7,14 @@ import type { BenchSuite } from '../run.ts';
 import { cka } from '../../src/core/cka.ts';
 import { createNodeGridPool } from '../../cli/grid-pool-node.ts';
 import { cpus } from 'node:os';
-import { createRng } from '../../src/core/rng.ts';
+import { ckaStack } from '../grid-problems.ts';
 import { writeSafetensors } from '../../src/core/safetensors.ts';
-import type { LayerStack } from '../../src/core/ridge.ts';
 
 /** A CKA grid the size of two 1B-class models on the seed's probe count: 28 × 28 layers, m = 1000, H = 1024. */
 const M = 1000;
 const L = 28;
 const H = 1024;
 const PY = '/usr/bin/python3';
-
-function makeStack(seed: string): LayerStack {
-  const rng = createRng(seed);
-  const data = new Float32Array(M * L * H);
-  for (let i = 0; i < data.length; i++) data[i] = rng.normal();
-  // A shared direction per probe makes the grid non-trivial.
-  const common = createRng('common');
-  for (let i = 0; i < M; i++) {
-    const c = common.normal() * 3;
-    for (let l = 0; l < L; l++) for (let h = 0; h < 8; h++) data[(i * L + l) * H + h] += c * (1 + l / L);
-  }
-  return { data, n: M, L, H };
-}
 
 const NOTES = `What was tried: each layer's centred Gram matrix is computed once (m²H/2 multiply-adds, 0.5 G per layer,
 28.7 G for 56 layers; only the upper triangle, never mirrored) and kept as a packed triangle with its diagonal, row
@@ -42,8 +28,8 @@ multi-threaded BLAS on both cores.`;
 const suite: BenchSuite = {
   title: 'CKA grid (28 × 28 layers, m = 1000 probes, H = 1024)',
   async run() {
-    const x = makeStack('cka-x');
-    const y = makeStack('cka-y');
+    const x = ckaStack('cka-x', M);
+    const y = ckaStack('cka-y', M);
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     const r = cka(x, y);
