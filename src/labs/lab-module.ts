@@ -15,10 +15,9 @@ export interface LabViewProps<C> {
 /** A lab's own view, loaded on demand so that the home page (and the compute worker) stays light. */
 export type LabViewLoader<C> = () => Promise<{ default: Component<LabViewProps<C>> }>;
 
-/** What the lab page offers now, and what it will do once its own work lands; shown on the lab's page. */
+/** What the lab does, in plain words; shown on the lab's page. (Its "coming" list went when the last entry landed.) */
 export interface LabDescription {
   now: string;
-  coming: readonly string[];
 }
 
 /** Some of a config's settings, at any depth (a list is given whole); the schema's defaults fill the rest. */

@@ -14,7 +14,6 @@ export const opinionsModule = defineLabModule({
   view: () => import('./OpinionsView.svelte'),
   description: {
     now: 'The kinetic-Ising simulation runs now, live: edit or generate a signed graph, set the three couplings, fields and temperature, play and step the dynamics, sweep the temperature to find 𝒯_c, and run recorded replicas. In community mode, LLM agents with personas vote K times per round (the K votes share one read of the prompt) and message their friendly and unfriendly neighbours, round by round (every round stored, resumable, with a live graph and an agent inspector). A screening ranks candidate questions by how evenly the agents’ sampled votes split (vote entropy) and starts a community on the ones that divide them most. The Fit panel fits the 1-, 3- and 5-coupling Glauber laws and the ε form to stored or imported runs and compares them with every baseline, with archetypes, regimes and correctness.',
-    coming: [],
   },
   // One click from the home page: a small community of LLM agents on a signed graph, and the fit of the law.
   presets: [

@@ -14,7 +14,6 @@ export const polarizationModule = defineLabModule({
   view: () => import('./PolarizationView.svelte'),
   description: {
     now: 'Networks of LLM agents hold stances on a topic, read their messages, update their stance, keep or drop their links and try to persuade their neighbours, epoch by epoch; the five interventions (random interactions, moderately opposing interactions, no selective exposure, no confirmation bias, a neutral elite signal) act from an epoch you choose; P(t) and H(t) are plotted live, the run keeps an echo-chamber / backfire table, and a finished run shows its opinions over the network, their distribution and link-level homophily at any epoch. A self-regulated variant checks posts and stance changes for consistency, and the mechanism experiments give a share of the agents a confirmation-bias or selective-exposure trait and the leaders a neutral, moderate, radical or original stance, one setting at a time or the whole grid over seeds in one run, with P and H read at the late epochs ± SE. The classic coevolving-voter and bounded-confidence models run beside them with no language model.',
-    coming: [],
   },
   // One click from the home page: LLM agents form echo chambers, then an intervention from the middle of the run.
   presets: [

@@ -14,7 +14,6 @@ export const similarityModule = defineLabModule({
   view: () => import('./SimilarityView.svelte'),
   description: {
     now: 'CKA between the layers of the models you pick (the embedded toy model offline, hub models online): each model encodes a probe set (bundled paragraphs or questions, or your own) and every pair gets its layer-by-layer CKA map (biased or debiased HSIC) with global, max-aligned and early/middle/late pooling and permutation p-values. Every ordered pair of models plays word guessing, public goods, split the dollar and the Keynesian beauty contest; every pair writes stories, biographies, haiku or vacation lines together and alone, scored for uniqueness (by word overlap, or by the cosine of the model’s states with a threshold calibrated on labelled paraphrases) and for mutual information with solo work; a mixed-effects regression with crossed random intercepts (and the covariates you choose: ability, size and family differences, same tokenizer, self-play, output difference) asks whether similarity predicts each outcome (it needs at least 3 models).',
-    coming: [],
   },
   // One click from the home page: the Similarity population (model organisms), whose planted lexicons make alike
   // pairs cooperate more and co-create less; the view shows the planted truth beside the lab's regression.
