@@ -96,6 +96,34 @@ export function gramInfo(s: LayerStack, l: number): GramInfo {
   return info;
 }
 
+/** y layers per block of crossDots, and doubles per chunk of the triangles (A and B chunks stay in cache). */
+const Y_BLOCK = 8;
+const K_CHUNK = 4096;
+
+/**
+ * out[i·|ys| + j] = ⟨xs[i], ys[j]⟩ over vectors of one length, as matrix products of K_CHUNK-long slices, summed
+ * slice by slice in order (so a cell's value depends only on its two vectors and the fixed chunking).
+ */
+export function crossDots(xs: readonly Float64Array[], ys: readonly Float64Array[]): Float64Array {
+  const nx = xs.length;
+  const ny = ys.length;
+  const len = xs[0]?.length ?? 0;
+  const out = new Float64Array(nx * ny);
+  const A = new Float64Array(nx * K_CHUNK);
+  const B = new Float64Array(ny * K_CHUNK);
+  const C = new Float64Array(nx * ny);
+  for (let k0 = 0; k0 < len; k0 += K_CHUNK) {
+    const kc = Math.min(K_CHUNK, len - k0);
+    const a = kc === K_CHUNK ? A : A.subarray(0, nx * kc);
+    const b = kc === K_CHUNK ? B : B.subarray(0, ny * kc);
+    for (let i = 0; i < nx; i++) a.set(xs[i].subarray(k0, k0 + kc), i * kc);
+    for (let j = 0; j < ny; j++) b.set(ys[j].subarray(k0, k0 + kc), j * kc);
+    gemmNT(a, b, nx, ny, kc, C);
+    for (let c = 0; c < out.length; c++) out[c] += C[c];
+  }
+  return out;
+}
+
 /** One model's per-layer Gram statistics (opaque: ckaSteps reads them), for reuse across the pairs it is in. */
 export type GramStats = readonly GramInfo[];
 
@@ -205,13 +233,12 @@ export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): 
     xs.push(opts.gramsX?.[i] ?? gramInfo(x, i));
     yield { done: ++done, total };
   }
-  // The x-side triangles stay resident in wasm memory; each y layer (and each permutation of it) is one gemv. Their
-  // JS copies are dropped unless the caller keeps them for other pairs.
-  const resident = new ResidentRows(L1, (m * (m - 1)) / 2);
-  xs.forEach((xi, i) => {
-    resident.setRow(i, [xi.off]);
-    if (!opts.gramsX) xi.off = new Float64Array(0);
-  });
+  // ⟨K̃_i, L̃_j⟩ for a block of y layers at once, as chunked matrix products (crossDots): a product reads each x
+  // triangle once per block, where one gemv per y layer read all of them per layer (memory-bound, ~1 GMAC/s). The
+  // blocks are a fixed partition of the y layers, so a cell's sums never depend on what the caller passed in. For
+  // permutations the x triangles are also kept resident in wasm memory: each permuted y layer is one gemv.
+  const resident = N ? new ResidentRows(L1, (m * (m - 1)) / 2) : null;
+  xs.forEach((xi, i) => resident?.setRow(i, [xi.off]));
   const rng = createRng(opts.seed ?? 0);
   const perms: Int32Array[] = [];
   for (let q = 0; q < N; q++) {
@@ -226,12 +253,26 @@ export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): 
   const full = N ? new Float64Array(m * m) : null;
   const packed = N ? new Float64Array((m * (m - 1)) / 2) : null;
   const rsPerm = new Float64Array(m);
+  const xOff = xs.map((xi) => xi.off);
+  let block: { j0: number; ys: GramInfo[]; dots: Float64Array } | null = null;
   for (let j = 0; j < L2; j++) {
-    const yj = opts.gramsY?.[j] ?? gramInfo(y, j);
-    const offDots = resident.dotAll([yj.off]);
+    if (!block || j >= block.j0 + block.ys.length) {
+      const j0 = j;
+      const ys = Array.from({ length: Math.min(Y_BLOCK, L2 - j0) }, (_, b) => opts.gramsY?.[j0 + b] ?? gramInfo(y, j0 + b));
+      block = {
+        j0,
+        ys,
+        dots: crossDots(
+          xOff,
+          ys.map((g) => g.off),
+        ),
+      };
+    }
+    const yj = block.ys[j - block.j0];
+    const nb = block.ys.length;
     for (let i = 0; i < L1; i++) {
       const xi = xs[i];
-      const kl = 2 * offDots[i];
+      const kl = 2 * block.dots[i * nb + (j - block.j0)];
       const dd = dot(xi.diag, 0, yj.diag, 0, m);
       lin[i * L2 + j] = ratio(kl + dd, xi.selfBiased, yj.selfBiased);
       deb[i * L2 + j] = ratio(hsicDebiased(kl, xi.total, yj.total, dot(xi.rowsum, 0, yj.rowsum, 0, m), m), xi.selfDebiased, yj.selfDebiased);
@@ -240,7 +281,7 @@ export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): 
       const perm = perms[q];
       permutePacked(yj, perm, m, full!, packed!);
       for (let r = 0; r < m; r++) rsPerm[r] = yj.rowsum[perm[r]];
-      const permDots = resident.dotAll([packed!]);
+      const permDots = resident!.dotAll([packed!]);
       for (let i = 0; i < L1; i++) {
         const xi = xs[i];
         let ddp = 0;
