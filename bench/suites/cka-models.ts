@@ -2,6 +2,8 @@
  * CKA between every pair of several models (the Similarity lab's analysis): each model's Gram statistics built once
  * and reused for all its pairs (src/labs/similarity/analysis.ts), against each pair building its own.
  */
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import type { BenchSuite } from '../run.ts';
 import { cka, gramStatsSteps } from '../../src/core/cka.ts';
 import { runSteps } from '../../src/core/steps.ts';
@@ -70,6 +72,24 @@ const suite: BenchSuite = {
       } finally {
         pool.close();
       }
+    }
+    // Memory for a 1B-shaped model, each measurement in a process of its own (bench/cka-memory-child.ts).
+    {
+      const child = (mode: string) =>
+        JSON.parse(
+          execFileSync(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, '../cka-memory-child.ts'), mode], {
+            encoding: 'utf8',
+            timeout: 10 * 60_000,
+          }),
+        ) as { peakMiB: number; aboveBaseMiB: number; stackMiB: number; seconds: number };
+      const w = child('worker');
+      const p = child('pool');
+      lines.push(
+        '',
+        `Memory, a 1B-shaped model (16 layers × H = 2048, m = 2000 probes; its states are ${w.stackMiB.toFixed(0)} MiB of float32, shared with the workers): ` +
+          `one grid worker's work (every layer's Gram statistics, one at a time) peaks ${w.aboveBaseMiB.toFixed(0)} MiB above the states (goal: ≤ 1 GB per worker); ` +
+          `the whole process for the model against itself on a 2-worker pool peaks at ${p.peakMiB.toFixed(0)} MiB of RSS (host and both workers; ${p.seconds.toFixed(1)} s).`,
+      );
     }
     lines.push(
       '',
