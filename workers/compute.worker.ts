@@ -2,8 +2,7 @@ import * as Comlink from 'comlink';
 import { computeApi } from '../src/core/compute-api';
 import { job, type ProgressFn } from '../src/core/analysis-api';
 import type { GridExecutor } from '../src/core/grid-tasks';
-import type { LayerStack } from '../src/core/layer-stack';
-import { syncR2With, type SyncOptions, type SyncResult } from '../src/core/synchrony';
+import { syncR2With, type SyncResult } from '../src/core/synchrony';
 import { labRunApi } from '../src/labs/run-api';
 import { analyzeSynchrony } from '../src/labs/synchrony/analysis';
 import type { SynchronyConfig } from '../src/labs/synchrony/queue';
@@ -33,14 +32,7 @@ const api = {
     return labRunApi.summarize(lab, config, episodes, { grids: grids() });
   },
   /** The core's syncR2 (same arguments), its split grids on the grid pool; progress in thousandths. */
-  syncR2(
-    source: LayerStack,
-    target: LayerStack,
-    group: ArrayLike<number>,
-    options: Omit<SyncOptions, 'onProgress' | 'signal'> = {},
-    onProgress?: ProgressFn,
-    jobId?: string,
-  ): Promise<SyncResult> {
+  syncR2(...[source, target, group, options = {}, onProgress, jobId]: Parameters<typeof computeApi.syncR2>): Promise<SyncResult> {
     return job(jobId, (signal) =>
       syncR2With(grids(), source, target, group, { ...options, signal, onProgress: (f) => onProgress?.(Math.round(1000 * f), 1000) }),
     );

@@ -5,8 +5,7 @@ import { join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import type { BenchSuite } from '../run.ts';
 import { cka } from '../../src/core/cka.ts';
-import { createNodeGridPool } from '../../cli/grid-pool-node.ts';
-import { cpus } from 'node:os';
+import { withPool, WORKER_COUNTS } from '../node-pool.ts';
 import { ckaStack } from '../grid-problems.ts';
 import { writeSafetensors } from '../../src/core/safetensors.ts';
 
@@ -39,22 +38,19 @@ const suite: BenchSuite = {
     // The Gram statistics on the worker pool (one layer per task, both models at once), then the pairs here.
     const poolRows: string[] = [];
     let poolOne = NaN;
-    for (const w of cpus().length >= 4 ? [1, 2, 4] : [1, 2]) {
-      const pool = createNodeGridPool(w);
-      try {
+    for (const w of WORKER_COUNTS) {
+      const { pr, gramS, sec } = await withPool(w, async (pool) => {
         const p0 = performance.now();
         const [gramsX, gramsY] = await Promise.all([pool.gramStats(x), pool.gramStats(y)]);
         const gramS = (performance.now() - p0) / 1000;
         const pr = cka(x, y, { gramsX, gramsY });
-        const sec = (performance.now() - p0) / 1000;
-        if (w === 1) poolOne = sec;
-        const same = pr.linear.grid.every((v, i) => Object.is(v, r.linear.grid[i])) && pr.debiased.grid.every((v, i) => Object.is(v, r.debiased.grid[i]));
-        poolRows.push(
-          `| worker pool, ${w} worker${w > 1 ? 's' : ''}: Grams ${gramS.toFixed(2)} s on the pool, pairs ${(sec - gramS).toFixed(2)} s here | ${sec.toFixed(2)} s | – | ${(poolOne / sec).toFixed(2)}× vs 1 worker; ${same ? 'bitwise equal to one thread' : 'DIFFERENT from one thread'} |`,
-        );
-      } finally {
-        pool.close();
-      }
+        return { pr, gramS, sec: (performance.now() - p0) / 1000 };
+      });
+      if (w === 1) poolOne = sec;
+      const same = pr.linear.grid.every((v, i) => Object.is(v, r.linear.grid[i])) && pr.debiased.grid.every((v, i) => Object.is(v, r.debiased.grid[i]));
+      poolRows.push(
+        `| worker pool, ${w} worker${w > 1 ? 's' : ''}: Grams ${gramS.toFixed(2)} s on the pool, pairs ${(sec - gramS).toFixed(2)} s here | ${sec.toFixed(2)} s | – | ${(poolOne / sec).toFixed(2)}× vs 1 worker; ${same ? 'bitwise equal to one thread' : 'DIFFERENT from one thread'} |`,
+      );
     }
     let pyLine = '| numpy (BLAS Gram per layer, then pair sums) | skipped: /usr/bin/python3 with numpy not found | | |';
     let ratio = '';

@@ -3,51 +3,25 @@
  * memory), against the same grids on Node's pool in the same run: issue 16 asks for the page within 1.5× of Node.
  * Reuses the bench/gpu page (window.runGridBench, bench/gpu/grids.ts); /usr/bin/chromium (CHROMIUM_PATH overrides).
  */
-import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { preview } from 'vite';
 import type { BenchSuite } from '../run.ts';
-import { BASE_FLAGS, CHROMIUM } from '../../test/browser/setup/chromium.ts';
+import { BASE_FLAGS } from '../../test/browser/setup/chromium.ts';
+import { withBenchPage } from '../bench-page.ts';
 import type { GridBenchResult } from '../gpu/grids.ts';
 import { checksum, ckaStack, syncProblem, SYNC_SEEDS } from '../grid-problems.ts';
 import { createNodeGridPool } from '../../cli/grid-pool-node.ts';
 import { syncR2With } from '../../src/core/synchrony.ts';
 import { cka } from '../../src/core/cka.ts';
 
-const root = resolve(import.meta.dirname, '../..');
-const pageDir = resolve(root, 'bench/gpu');
-
 async function inChromium(): Promise<{ r: GridBenchResult; version: string }> {
-  execFileSync(
-    process.execPath,
-    [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', resolve(pageDir, 'vite.config.ts'), '--logLevel', 'warn'],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      cwd: root,
-    },
-  );
-  const server = await preview({
-    root: pageDir,
-    configFile: resolve(pageDir, 'vite.config.ts'),
-    preview: { port: 0, host: '127.0.0.1', strictPort: false },
-    logLevel: 'warn',
-  });
-  const address = server.httpServer.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: BASE_FLAGS });
-  try {
+  return withBenchPage(BASE_FLAGS, async (browser, url) => {
     const page = await browser.newPage();
     page.on('pageerror', (e) => process.stderr.write(`[page] ${String(e)}\n`));
-    await page.goto(`http://127.0.0.1:${address.port}/`);
+    await page.goto(url);
     await page.waitForFunction(() => 'runGridBench' in window, undefined, { timeout: 60_000 });
     const r = await page.evaluate(() => (window as unknown as { runGridBench(): Promise<GridBenchResult> }).runGridBench());
     return { r, version: browser.version() };
-  } finally {
-    await browser.close().catch(() => {});
-    await new Promise<void>((done) => server.httpServer.close(() => done()));
-  }
+  });
 }
 
 const suite: BenchSuite = {

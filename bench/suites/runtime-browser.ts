@@ -5,18 +5,15 @@
  * BENCH_DEBUG=1 prints each raw result (per-round times, memory breakdown) to stderr. Needs public/ort and
  * public/models (the app's build fills them), and /usr/bin/chromium (CHROMIUM_PATH overrides it).
  */
-import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { preview } from 'vite';
 import type { BenchSuite } from '../run.ts';
-import { BASE_FLAGS, CHROMIUM, WEBGPU_FLAGS } from '../../test/browser/setup/chromium.ts';
+import { BASE_FLAGS, WEBGPU_FLAGS } from '../../test/browser/setup/chromium.ts';
+import { withBenchPage } from '../bench-page.ts';
 import type { BenchOptions, BenchResult, MemorySample } from '../gpu/main.ts';
 
 const root = resolve(import.meta.dirname, '../..');
-const pageDir = resolve(root, 'bench/gpu');
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
 
 /** The project's Chromium flags (test/browser/setup/browser.ts), WebGPU on, and memory measured without waiting for a GC. */
@@ -55,32 +52,15 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 const suite: BenchSuite = {
   title: 'Model runtime (embedded model, Chromium)',
   async run() {
-    execFileSync(
-      process.execPath,
-      [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', resolve(pageDir, 'vite.config.ts'), '--logLevel', 'warn'],
-      {
-        stdio: ['ignore', 'ignore', 'inherit'],
-        cwd: root,
-      },
-    );
-    const server = await preview({
-      root: pageDir,
-      configFile: resolve(pageDir, 'vite.config.ts'),
-      preview: { port: 0, host: '127.0.0.1', strictPort: false },
-      logLevel: 'warn',
-    });
-    const address = server.httpServer.address();
-    if (!address || typeof address === 'string') throw new Error('no port');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
     const loads: number[][] = [];
     const results: { run: (typeof RUNS)[number]; r?: BenchResult; error?: string; seconds: number }[] = [];
-    try {
+    const version = await withBenchPage(FLAGS, async (browser, url) => {
       for (const run of RUNS) {
         // a fresh page per backend: onnxruntime-web and its wasm threads start clean, and memory starts from an empty page
         const page = await browser.newPage();
         page.on('console', (m) => m.type() === 'error' && process.stderr.write(`[page] ${m.text()}\n`));
         page.on('pageerror', (e) => process.stderr.write(`[page] ${String(e)}\n`));
-        await page.goto(`http://127.0.0.1:${address.port}/`);
+        await page.goto(url);
         await page.waitForFunction(() => 'runBench' in window, undefined, { timeout: 60_000 });
         const t0 = performance.now();
         loads.push(loadavg());
@@ -100,11 +80,8 @@ const suite: BenchSuite = {
         process.stderr.write(`bench: ${run.label} done in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
         await page.close();
       }
-    } finally {
-      await browser.close().catch(() => {});
-      await new Promise<void>((done) => server.httpServer.close(() => done()));
-    }
-    const version = browser.version();
+      return browser.version();
+    });
     const f = (x: number, d = 0) => x.toFixed(d);
     const ok = results.find((x) => x.r)?.r;
     const rows = results.map(({ run, r, error }) => {

@@ -7,7 +7,7 @@ import type { BenchSuite } from '../run.ts';
 import { syncProblem } from '../grid-problems.ts';
 import { writeSafetensors } from '../../src/core/safetensors.ts';
 import { groupedSplit, syncR2, syncR2With } from '../../src/core/synchrony.ts';
-import { createNodeGridPool } from '../../cli/grid-pool-node.ts';
+import { withPool, WORKER_COUNTS } from '../node-pool.ts';
 
 /**
  * A SmolLM2-135M-shaped synchrony problem: 30 → 30 layers, H = 576, n = 1000 samples in 200 episode groups,
@@ -67,20 +67,17 @@ const suite: BenchSuite = {
     // The same grids on the worker pool (one grid per split; see workers/grid-pool.ts), 1, 2 (and 4) workers.
     const poolRows: string[] = [];
     let poolOne = NaN;
-    for (const w of cpus().length >= 4 ? [1, 2, 4] : [1, 2]) {
-      const pool = createNodeGridPool(w);
-      try {
+    for (const w of WORKER_COUNTS) {
+      const { r, sec } = await withPool(w, async (pool) => {
         const p0 = performance.now();
         const r = await syncR2With(pool, source, target, group, { alpha: 0.1, splitSeeds: SEEDS });
-        const sec = (performance.now() - p0) / 1000;
-        if (w === 1) poolOne = sec;
-        const same = r.r2PerSplit.every((g, k) => g.every((v, i) => v === res.r2PerSplit[k][i]));
-        poolRows.push(
-          `| worker pool, ${w} worker${w > 1 ? 's' : ''} (worker_threads, rows and columns) | ${sec.toFixed(2)} s | – | ${pairs} | ${(pairs / sec).toFixed(0)} | ${(poolOne / sec).toFixed(2)}× | ${same ? 'bitwise equal' : 'DIFFERENT'} |`,
-        );
-      } finally {
-        pool.close();
-      }
+        return { r, sec: (performance.now() - p0) / 1000 };
+      });
+      if (w === 1) poolOne = sec;
+      const same = r.r2PerSplit.every((g, k) => g.every((v, i) => v === res.r2PerSplit[k][i]));
+      poolRows.push(
+        `| worker pool, ${w} worker${w > 1 ? 's' : ''} (worker_threads, rows and columns) | ${sec.toFixed(2)} s | – | ${pairs} | ${(pairs / sec).toFixed(0)} | ${(poolOne / sec).toFixed(2)}× | ${same ? 'bitwise equal' : 'DIFFERENT'} |`,
+      );
     }
 
     let seedLine = '| numpy closed form per pair (seed method) | skipped: /usr/bin/python3 with numpy not found | | | |';

@@ -2,8 +2,6 @@
 // the one-thread path and to numpy's fixture), and cancel, a bad input and a dead worker must each leave a pool that
 // still works.
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createNodeGridPool, nodeGridWorker } from '../../cli/grid-pool-node';
 import { isCancelledError } from '../../src/core/cancel';
@@ -13,21 +11,9 @@ import { cka } from '../../src/core/cka';
 import type { LayerStack } from '../../src/core/layer-stack';
 import { chooseAlphaGroupedCV, chooseAlphaWith, syncR2, syncR2With } from '../../src/core/synchrony';
 import { GridPool } from '../../workers/grid-pool';
+import { ridgeCases } from './ridge-fixture';
 
-interface RidgeCase {
-  n: number;
-  LA: number;
-  HA: number;
-  LB: number;
-  HB: number;
-  alpha: number;
-  source: number[];
-  target: number[];
-  group: number[];
-  masks: number[][];
-  r2PerSplit: number[][];
-}
-const fixture: RidgeCase = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/compute/ridge.json'), 'utf8'))[0];
+const fixture = ridgeCases[0];
 
 function stacks(n: number, L: number, H: number, seed: string): { source: LayerStack; target: LayerStack; group: Int32Array } {
   const rng = createRng(seed);

@@ -1,32 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ridgeR2Grid, type LayerStack } from '../../src/core/ridge';
 import { CancelledError } from '../../src/core/cancel';
+import { ridgeCases, type RidgeCase } from './ridge-fixture';
 import { buildLagSamples, chooseAlphaGroupedCV, groupedSplit, summariseSync, syncR2, syncR2Both, type EpisodeRecord } from '../../src/core/synchrony';
 
-interface RidgeCase {
-  name: string;
-  n: number;
-  LA: number;
-  HA: number;
-  LB: number;
-  HB: number;
-  alpha: number;
-  topK: number;
-  source: number[];
-  target: number[];
-  group: number[];
-  masks: number[][];
-  r2PerSplit: number[][];
-  r2: number[];
-  best: number[];
-  syncR2: number;
-  syncR2Unclamped: number;
-  syncR2TopK: number;
-  se: number;
-}
-const cases: RidgeCase[] = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/compute/ridge.json'), 'utf8'));
+const cases = ridgeCases;
 
 function relErr(a: number, b: number): number {
   return Math.abs(a - b) / Math.max(1, Math.abs(b));
