@@ -65,6 +65,27 @@ interface Batch {
   failed: boolean;
 }
 
+/** Stores one result of a batch, unless the batch has failed, and settles it when that was the last one. */
+function complete(batch: Batch, index: number, value: unknown): void {
+  if (batch.failed) return;
+  batch.results[index] = value;
+  batch.progress(index, 1);
+  if (--batch.left === 0) batch.settle(null);
+}
+
+/** Checks each stack once and copies it into shared memory once, however many tasks name it. */
+function sharer(): (s: LayerStack, what: string) => LayerStack {
+  const shared = new Map<object, LayerStack>();
+  return (s, what) => {
+    let v = shared.get(s.data);
+    if (!v) {
+      checkStack(s, what); // here, once, so that the workers need not scan it for every call
+      shared.set(s.data, (v = sharedCopy(s)));
+    }
+    return v;
+  };
+}
+
 interface Slot {
   handle: GridWorkerHandle | null;
   seen: Set<string>;
@@ -104,8 +125,7 @@ export class GridPool implements GridExecutor {
   gramStats(stack: LayerStack, opts: BatchOptions = {}): Promise<GramStats> {
     let shared: LayerStack;
     try {
-      checkStack(stack, 'stack');
-      shared = sharedCopy(stack);
+      shared = sharer()(stack, 'stack');
     } catch (e) {
       return Promise.reject(e);
     }
@@ -115,11 +135,7 @@ export class GridPool implements GridExecutor {
         affinity: `${key}/gram`,
         batch,
         run: async (api) => {
-          const g = await api.gramLayer(shared, l);
-          if (batch.failed) return;
-          batch.results[l] = g;
-          batch.progress(l, 1);
-          if (--batch.left === 0) batch.settle(null);
+          complete(batch, l, await api.gramLayer(shared, l));
         },
       })),
     );
@@ -160,15 +176,7 @@ export class GridPool implements GridExecutor {
   grids(tasks: readonly GridTask[], opts: BatchOptions = {}): Promise<Float64Array[]> {
     if (opts.signal?.aborted) return Promise.reject(new CancelledError());
     if (!tasks.length) return Promise.resolve([]);
-    const shared = new Map<object, LayerStack>();
-    const share = (s: LayerStack, what: string) => {
-      let v = shared.get(s.data);
-      if (!v) {
-        checkStack(s, what); // once per stack here, so that the workers need not scan it for every call
-        shared.set(s.data, (v = sharedCopy(s)));
-      }
-      return v;
-    };
+    const share = sharer();
     let plans: GridPlan[];
     try {
       plans = tasks.map((t) => gridPlan(share(t.source, 'source'), share(t.target, 'target'), t.mask, t.alpha));
@@ -207,8 +215,7 @@ export class GridPool implements GridExecutor {
         step();
         if (--colsLeft === 0) {
           rows = null;
-          batch.results[index] = out;
-          if (--batch.left === 0) batch.settle(null);
+          complete(batch, index, out);
         }
       },
     });
@@ -233,11 +240,7 @@ export class GridPool implements GridExecutor {
       affinity: sourceKey,
       batch,
       run: async (api) => {
-        const grid = await api.grid(task, sourceKey);
-        if (batch.failed) return;
-        batch.results[index] = grid;
-        batch.progress(index, 1);
-        if (--batch.left === 0) batch.settle(null);
+        complete(batch, index, await api.grid(task, sourceKey));
       },
     };
   }
