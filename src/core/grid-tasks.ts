@@ -40,6 +40,13 @@ export interface GridExecutor {
   gramStats(stack: LayerStack, opts?: BatchOptions): Promise<GramStats>;
 }
 
+/** What an analysis runs on: the executor of its layer grids (a worker pool or in process), cancel and progress. */
+export interface AnalysisContext {
+  grids: GridExecutor;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => unknown;
+}
+
 /** Moment caches are kept only for source stacks whose moments fit this budget (the rest compute without). */
 export const MOMENT_CACHE_BUDGET = 256 * 2 ** 20;
 

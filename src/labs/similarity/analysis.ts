@@ -1,5 +1,5 @@
 import { ckaSteps, gramStatsBytes, type CkaGrid, type GramStats } from '../../core/cka';
-import type { GridExecutor } from '../../core/grid-tasks';
+import type { AnalysisContext } from '../../core/grid-tasks';
 import { runStepsAsync } from '../../core/steps';
 import type { LayerStack } from '../../core/layer-stack';
 import type { Episode } from '../../core/runs/types';
@@ -74,13 +74,6 @@ function toPairGrid(g: CkaGrid): PairGrid {
 /** The most memory the per-model Gram cache may take (the statistics of every layer of every model). */
 const GRAM_CACHE_BYTES = 256 * 2 ** 20;
 
-/** What the analysis runs on: the executor of its Gram statistics (a worker pool or in process), cancel and progress. */
-export interface SimilarityContext {
-  grids: GridExecutor;
-  signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => unknown;
-}
-
 /**
  * CKA for every pair of the run's models. Each model's Gram statistics (the expensive part: one m × m product per
  * layer) go to the executor, one layer per task; each pair's dot products then run here, a layer per step.
@@ -88,7 +81,7 @@ export interface SimilarityContext {
 export async function analyzeSimilarity(
   config: SimilarityConfig,
   episodes: readonly Episode<SimilarityRecord>[],
-  ctx: SimilarityContext,
+  ctx: AnalysisContext,
 ): Promise<SimilarityAnalysis> {
   const eps = episodes.filter((e) => e.tensors[PROBE_STATES]).sort((a, b) => a.index - b.index);
   const records = eps.map(probeRecord);

@@ -8,7 +8,7 @@
  * heartbeat and a cancel. Progress is counted in grids: each direction is (α candidates × 3 folds + splits) grids.
  */
 import { buildLagSamples, chooseAlphaWith, cvFolds, groupedSplit, syncR2With, type EpisodeRecord, type SyncResult } from '../../core/synchrony';
-import { batchProgress, type GridExecutor } from '../../core/grid-tasks';
+import { batchProgress, type AnalysisContext } from '../../core/grid-tasks';
 import { isCancelledError } from '../../core/cancel';
 import { runStepsAsync } from '../../core/steps';
 import type { Episode } from '../../core/runs/types';
@@ -90,13 +90,6 @@ function smallestSide(masks: Uint8Array[]): number {
 }
 
 type Report = (fraction: number) => void;
-
-/** What the analysis runs on: the executor of its ridge grids (a worker pool or in process), cancel and progress. */
-export interface AnalysisContext {
-  grids: GridExecutor;
-  signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => unknown;
-}
 
 const CV_FOLDS = 3;
 
