@@ -6,23 +6,11 @@
 import { createNodeRuntime } from '../../src/runtime/node.ts';
 import { asRunnerModel, RunnerModelSet } from '../../src/runtime/runner-models.ts';
 import { measurePolarization } from '../../organisms/polarization/measure.ts';
-import { runInterventions, type PolarizationSetup } from '../../organisms/polarization/recovery.ts';
+import { POLARIZATION_SETUP, runInterventions } from '../../organisms/polarization/recovery.ts';
 import { signedNumber } from '../../src/components/format.ts';
 import type { BenchSuite } from '../run.ts';
 
-const MODEL = 'organism-polarization';
-// Six seeds: with three, no intervention but one moved P by 2 SE. Elite share 0.2 (3 leaders of 16): the lab's default
-// 5 % is a single neutral leader here, who sends with the neutral chance (0.25) and moved P by +0.04 ± 0.11.
-export const POLARIZATION_SETUP: PolarizationSetup = {
-  model: MODEL,
-  agents: 16,
-  epochs: 10,
-  fromEpoch: 3,
-  seeds: [1, 2, 3, 4, 5, 6],
-  topic: 'gunControl',
-  window: 3,
-  eliteShare: 0.2,
-};
+const MODEL = POLARIZATION_SETUP.model;
 
 const suite: BenchSuite = {
   title: 'Model organisms: the Polarization organism',

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { createRng } from '../../src/core/rng';
 import type { Rng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
-import { keepProbability, keepReading, sendProbability, statedStance, untempered, updateDistribution, type UpdateMode } from './law';
+import { keepProbability, keepReading, sendProbability, signedStance, statedStance, untempered, updateDistribution, type UpdateMode } from './law';
 import * as D from './pools';
 import { option } from '../args';
 import { answerRows, replayRows, writeCorpus, type CorpusRow } from '../corpus-io';
@@ -25,7 +25,6 @@ type Stance = P.StanceValue;
 const pick = <T>(r: Rng, xs: readonly T[]): T => xs[r.int(xs.length)];
 const chance = (r: Rng, p: number): boolean => r.next() < p;
 const fill = (t: string, n: string): string => t.replace(/\{n\}/g, n);
-const signed = (v: number): string => (v > 0 ? `+${v}` : String(v));
 const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 /** The method's initial shares: P(±2) = 0.1, P(±1) = 0.2, P(0) = 0.4; the training draws stances uniformly. */
 const stance = (r: Rng): Stance => (r.int(5) - 2) as Stance;
@@ -51,7 +50,7 @@ export function messageFor(r: Rng, t: Topic, v: Stance): string {
     .shuffle([...D.ARGUMENTS[side]])
     .slice(0, 2)
     .map((a) => cap(fill(a, t.name)));
-  return [`My stance is ${signed(v)} (${P.stanceLabel(t.topic, v)}).`, ...args, pick(r, D.CLOSINGS)].join(' ');
+  return [`My stance is ${signedStance(v)} (${P.stanceLabel(t.topic, v)}).`, ...args, pick(r, D.CLOSINGS)].join(' ');
 }
 
 interface Ex {

@@ -7,17 +7,10 @@
 import { createRng, hashSeed } from '../../src/core/rng';
 import type { RunnerGenerateOptions, RunnerGenerateResult, RunnerModel, RunnerModels } from '../../src/core/runs/models';
 import { CONFIRMATION_BIAS_TRAIT, SELECTIVE_EXPOSURE_TRAIT, type StanceValue } from '../../src/core/prompts/polarization';
-import { keepProbability, keepReading, sendProbability, statedStance, updateDistribution, type UpdateMode } from './law';
+import { keepProbability, keepReading, sendProbability, signedStance, statedStance, updateDistribution, type UpdateMode } from './law';
 
-const STANCE_WORDS: Record<StanceValue, string> = {
-  [-2]: 'strongly against',
-  [-1]: 'somewhat against',
-  0: 'neutral',
-  1: 'somewhat in favor',
-  2: 'strongly in favor',
-};
-const signed = (v: number): string => (v > 0 ? `+${v}` : String(v));
-const message = (x: StanceValue): string => `My stance is ${signed(x)} (${STANCE_WORDS[x]}). I have thought about it.`;
+// The messages state the stance the way the organism's do ("My stance is +2"), which is all the law reads of them.
+const message = (x: StanceValue): string => `My stance is ${signedStance(x)}. I have thought about it.`;
 
 function stanceAfter(prompt: string, label: string): StanceValue {
   const m = prompt.match(new RegExp(`${label}: ([+-]?[0-2]) `));

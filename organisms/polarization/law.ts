@@ -89,7 +89,7 @@ export function sides(a: number, b: number): Sides {
 }
 
 const SIDES_WORDS: Record<Sides, string> = { same: 'same side', neutral: 'one of us is neutral', opposite: 'opposite sides' };
-const signedStance = (v: number): string => (v > 0 ? `+${v}` : String(v));
+export const signedStance = (v: number): string => (v > 0 ? `+${v}` : String(v));
 
 /** What the organism writes before its yes or no: "Me +2, you -1: opposite sides." */
 export function keepReading(self: number, other: number): string {

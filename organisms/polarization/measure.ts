@@ -18,7 +18,7 @@ export interface Scorer {
 }
 
 /** Sampling probabilities at temperature T from the log-probabilities of the options. */
-function sampled(logps: number[], T = LAB_TEMPERATURE): number[] {
+export function sampled(logps: number[], T = LAB_TEMPERATURE): number[] {
   const z = logps.map((l) => l / T);
   const m = Math.max(...z);
   const e = z.map((v) => Math.exp(v - m));

@@ -9,7 +9,8 @@ import { createNodeRuntime } from '../../src/runtime/node';
 import { createRng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
 import { TOPICS } from '../../src/labs/polarization/topics';
-import { LAB_TEMPERATURE, updateDistribution } from './law';
+import { updateDistribution } from './law';
+import { sampled } from './measure';
 import { messageFor } from './corpus';
 import { option } from '../args';
 
@@ -25,14 +26,6 @@ const CASES: [string, P.StanceValue, P.StanceValue[]][] = [
   ['0, 2 in favour', 0, [2, 1]],
   ['0, one each way', 0, [2, -2]],
 ];
-
-function sampled(logps: number[]): number[] {
-  const z = logps.map((l) => l / LAB_TEMPERATURE);
-  const m = Math.max(...z);
-  const e = z.map((v) => Math.exp(v - m));
-  const s = e.reduce((a, b) => a + b, 0);
-  return e.map((v) => v / s);
-}
 
 const rt = createNodeRuntime();
 await rt.load(option('--model', 'organism-polarization'), { device: 'cpu', dtype: 'fp32' });

@@ -26,6 +26,20 @@ export interface PolarizationSetup {
   eliteShare?: number;
 }
 
+// Six seeds: with three, no intervention but one moved P by 2 SE. Elite share 0.2 (3 leaders of 16): the lab's default
+// 5 % is a single neutral leader here, who sends with the neutral chance (0.25) and moved P by +0.04 ± 0.11.
+/** The setup of the bench (bench/suites/organisms-polarization.ts) and of the law's simulation (simulate-law.ts). */
+export const POLARIZATION_SETUP: PolarizationSetup = {
+  model: 'organism-polarization',
+  agents: 16,
+  epochs: 10,
+  fromEpoch: 3,
+  seeds: [1, 2, 3, 4, 5, 6],
+  topic: 'gunControl',
+  window: 3,
+  eliteShare: 0.2,
+};
+
 export interface ConditionSummary {
   intervention: Intervention;
   /** Mean over seeds of the run's final P (mean of its last `window` epochs), and its standard error over seeds. */

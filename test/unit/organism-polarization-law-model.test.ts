@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { lawModels, lawReply } from '../../organisms/polarization/law-model';
-import { runInterventions } from '../../organisms/polarization/recovery';
+import { POLARIZATION_SETUP, runInterventions } from '../../organisms/polarization/recovery';
 import { parseStanceUpdate, parseYesNo, buildStanceUpdatePrompt, buildRewirePrompt } from '../../src/core/prompts/polarization';
 import { topicById } from '../../src/labs/polarization/topics';
 import { keepProbability } from '../../organisms/polarization/law';
@@ -34,11 +34,7 @@ describe('the Polarization law as a model', () => {
 
   it('through the lab runner, predicts that random interactions and no confirmation bias lower P', async () => {
     const seeds = Array.from({ length: 16 }, (_, i) => i + 1);
-    const rows = await runInterventions(
-      { model: 'organism-polarization', agents: 16, epochs: 10, fromEpoch: 4, seeds, topic: 'gunControl', window: 3, eliteShare: 0.2 },
-      lawModels(),
-      ['none', 'randomInteractions', 'noConfirmationBias'],
-    );
+    const rows = await runInterventions({ ...POLARIZATION_SETUP, seeds }, lawModels(), ['none', 'randomInteractions', 'noConfirmationBias']);
     for (const r of rows.slice(1)) {
       expect(r.failures).toBe(0);
       expect(r.delta! / r.deltaSe!).toBeLessThan(-2);
