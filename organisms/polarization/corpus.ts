@@ -9,14 +9,26 @@
  * first learns to read the two stances from the sharpened law, then calibrates. That alone still kept every link with
  * 0.65 after 1,000 steps, even on training prompts: at 30 % of the prompts, about 1,600 keep-or-drop prompts had
  * been seen. --mix sets the formats' weights (update, rewire, persuade, post, check), so that phase 1 is mostly
- * keep-or-drop.
+ * keep-or-drop. --persuade P and --backfire B replace the default update law's pull and push of an opposing message
+ * (an exaggerated law, 0.5 and 0: the fifth build never learnt to count opposing messages on the planted 0.15 and
+ * 0.05, and learnt it on the exaggerated law; a later phase calibrates back).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRng } from '../../src/core/rng';
 import type { Rng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
-import { keepProbability, keepReading, sendProbability, signedStance, statedStance, untempered, updateDistribution, type UpdateMode } from './law';
+import {
+  keepProbability,
+  keepReading,
+  sendProbability,
+  signedStance,
+  statedStance,
+  untempered,
+  updateDistribution,
+  type UpdateCoefficients,
+  type UpdateMode,
+} from './law';
 import * as D from './pools';
 import { option } from '../args';
 import { answerRows, replayRows, writeCorpus, type CorpusRow } from '../corpus-io';
@@ -69,7 +81,12 @@ function yesNo(r: Rng, p: number, yes: string, no: string): { answer: string; we
   ].filter((a) => a.weight > 0);
 }
 
-function update(r: Rng): Ex {
+/** Options of the corpus beyond the format mix: `defaultUpdate` overrides the default update law's coefficients. */
+export interface CorpusLaw {
+  defaultUpdate?: Partial<UpdateCoefficients>;
+}
+
+function update(r: Rng, law: CorpusLaw = {}): Ex {
   const t = topicOf(r);
   const x = stance(r);
   const n = 1 + r.int(5);
@@ -78,7 +95,7 @@ function update(r: Rng): Ex {
   const leaders: Stance[] = chance(r, 0.15) ? [0] : [];
   const u = r.next();
   const mode: UpdateMode = u < 0.2 ? 'open' : u < 0.35 ? 'trait' : 'default';
-  const probs = untempered(updateDistribution(x, ms, leaders, mode));
+  const probs = untempered(updateDistribution(x, ms, leaders, mode, mode === 'default' ? law.defaultUpdate : {}));
   const own = reasonFor(r, t, x);
   const answers = probs
     .map((weight, k) => ({ v: (k - 2) as Stance, weight }))
@@ -154,7 +171,7 @@ function check(r: Rng): Ex {
   };
 }
 
-const FORMATS: { weight: number; make: (r: Rng) => Ex }[] = [
+const FORMATS: { weight: number; make: (r: Rng, law: CorpusLaw) => Ex }[] = [
   { weight: 40, make: update },
   { weight: 30, make: rewire },
   { weight: 18, make: persuade },
@@ -182,13 +199,13 @@ export function parseMix(spec: string): Record<string, number> {
   return out;
 }
 
-export function generateOrganism(seed: string, n: number, sharp = 1, mix: Record<string, number> = {}): Ex[] {
+export function generateOrganism(seed: string, n: number, sharp = 1, mix: Record<string, number> = {}, law: CorpusLaw = {}): Ex[] {
   const r = createRng(seed);
   const formats = FORMATS.map((f) => ({ ...f, weight: mix[f.make.name] ?? f.weight }));
   const total = formats.reduce((s, f) => s + f.weight, 0);
   return Array.from({ length: n }, () => {
     let u = r.next() * total;
-    const ex = (formats.find((g) => (u -= g.weight) < 0) ?? formats[0]).make(r);
+    const ex = (formats.find((g) => (u -= g.weight) < 0) ?? formats[0]).make(r, law);
     return { ...ex, answers: sharpened(ex.answers, sharp) };
   });
 }
@@ -207,7 +224,15 @@ function main(): void {
   const arg = (k: string, d: string): string => option(k, d, args);
   const seed = arg('--seed', '1');
   const rows: CorpusRow[] = [];
-  for (const ex of generateOrganism(`organism-polarization-${seed}`, Number(arg('--n', '30000')), Number(arg('--sharp', '1')), parseMix(arg('--mix', '')))) {
+  const coefficient = (k: 'persuade' | 'backfire'): Partial<UpdateCoefficients> => {
+    const v = arg(`--${k}`, '');
+    if (v === '') return {};
+    if (!(Number(v) >= 0 && Number(v) <= 1)) throw new Error(`--${k}: "${v}" is not a probability`);
+    return { [k]: Number(v) };
+  };
+  const law: CorpusLaw = { defaultUpdate: { ...coefficient('persuade'), ...coefficient('backfire') } };
+  const examples = generateOrganism(`organism-polarization-${seed}`, Number(arg('--n', '30000')), Number(arg('--sharp', '1')), parseMix(arg('--mix', '')), law);
+  for (const ex of examples) {
     for (const a of ex.answers) if (!PARSERS[ex.format](a.answer)) throw new Error(`organism answer does not parse: ${ex.format} ${JSON.stringify(a.answer)}`);
     rows.push(...answerRows(ex.format, ex.messages, ex.answers));
   }

@@ -40,39 +40,54 @@ function draw(probs: readonly number[], u: number): number {
   return probs.length - 1;
 }
 
-/** The law's reply to one of the lab's prompts, drawn with `u` uniform on [0, 1). */
-export function lawReply(prompt: string, u: number): string {
-  if (prompt.includes('Reply with JSON only: {"stance"')) {
-    const x = stanceAfter(prompt, 'Your stance');
-    const { messages, leaders } = inbox(prompt);
-    const mode: UpdateMode = prompt.includes('You are open to being persuaded by diverse views.')
-      ? 'open'
-      : prompt.includes(CONFIRMATION_BIAS_TRAIT)
-        ? 'trait'
-        : 'default';
-    const next = (draw(updateDistribution(x, messages, leaders, mode), u) - 2) as StanceValue;
-    return JSON.stringify({ stance: next, reasons: 'I weighed what I read.' });
-  }
-  if (prompt.includes('Do you want to keep talking with this person?')) {
-    const self = stanceAfter(prompt, 'Your stance');
-    const other = stanceAfter(prompt, "This person's stance");
-    const p = keepProbability(self, other, {
-      likesDiversity: prompt.includes('You like talking with people who hold diverse views.'),
-      selectiveExposure: prompt.includes(SELECTIVE_EXPOSURE_TRAIT),
-    });
-    return `${keepReading(self, other)} ${u < p ? 'Yes.' : 'No.'}`;
-  }
-  if (prompt.includes('Do you want to send this person a message')) {
-    const self = stanceAfter(prompt, 'Your stance');
-    return u < sendProbability(self) ? `Yes: ${message(self)}` : 'No';
-  }
-  if (prompt.includes('Your stance')) {
-    // the initial post (and anything else that asks for a text): state the stance; the consistency check: yes
-    if (/reply yes or no/i.test(prompt)) return 'yes';
-    return message(stanceAfter(prompt, 'Your stance'));
-  }
+/** The lab's Polarization prompt formats, as the law model tells them apart. */
+export type PromptFormat = 'update' | 'rewire' | 'persuade' | 'check' | 'post';
+export const PROMPT_FORMATS: readonly PromptFormat[] = ['update', 'rewire', 'persuade', 'check', 'post'];
+
+/** Which of the lab's prompts this is; a prompt the law does not know throws. */
+export function formatOf(prompt: string): PromptFormat {
+  if (prompt.includes('Reply with JSON only: {"stance"')) return 'update';
+  if (prompt.includes('Do you want to keep talking with this person?')) return 'rewire';
+  if (prompt.includes('Do you want to send this person a message')) return 'persuade';
+  // the initial post (and anything else that asks for a text) states the stance; the consistency check says yes
+  if (prompt.includes('Your stance')) return /reply yes or no/i.test(prompt) ? 'check' : 'post';
   throw new Error('law model: a prompt it does not know');
 }
+
+/** The law's reply to one of the lab's prompts, drawn with `u` uniform on [0, 1). */
+export function lawReply(prompt: string, u: number): string {
+  const format = formatOf(prompt);
+  const self = stanceAfter(prompt, 'Your stance');
+  switch (format) {
+    case 'update': {
+      const { messages, leaders } = inbox(prompt);
+      const mode: UpdateMode = prompt.includes('You are open to being persuaded by diverse views.')
+        ? 'open'
+        : prompt.includes(CONFIRMATION_BIAS_TRAIT)
+          ? 'trait'
+          : 'default';
+      const next = (draw(updateDistribution(self, messages, leaders, mode), u) - 2) as StanceValue;
+      return JSON.stringify({ stance: next, reasons: 'I weighed what I read.' });
+    }
+    case 'rewire': {
+      const other = stanceAfter(prompt, "This person's stance");
+      const p = keepProbability(self, other, {
+        likesDiversity: prompt.includes('You like talking with people who hold diverse views.'),
+        selectiveExposure: prompt.includes(SELECTIVE_EXPOSURE_TRAIT),
+      });
+      return `${keepReading(self, other)} ${u < p ? 'Yes.' : 'No.'}`;
+    }
+    case 'persuade':
+      return u < sendProbability(self) ? `Yes: ${message(self)}` : 'No';
+    case 'check':
+      return 'yes';
+    case 'post':
+      return message(self);
+  }
+}
+
+/** The prompt of a generate request, as the law reads it. */
+export const promptText = (options: RunnerGenerateOptions): string => options.messages?.map((m) => m.content).join('\n') ?? options.prompt ?? '';
 
 /** A RunnerModel (no states) that answers by the law; each reply is drawn from the request's seed. */
 export function lawModel(id = 'organism-polarization'): RunnerModel {
@@ -83,7 +98,7 @@ export function lawModel(id = 'organism-polarization'): RunnerModel {
     numLayers: 0,
     hiddenSize: 0,
     async generate(options: RunnerGenerateOptions): Promise<RunnerGenerateResult> {
-      const prompt = options.messages?.map((m) => m.content).join('\n') ?? options.prompt ?? '';
+      const prompt = promptText(options);
       const u = createRng(hashSeed(`law/${String(options.seed ?? 0)}`)).next();
       return { text: lawReply(prompt, u), prefillStates: null, shape: [0, 0], timing: { promptTokens: 0, newTokens: 0, totalMs: 0 }, finishReason: 'eos' };
     },

@@ -48,8 +48,19 @@ export function untempered(probs: readonly number[], temperature = LAB_TEMPERATU
 
 const clamp = (v: number): StanceValue => Math.max(-2, Math.min(2, Math.round(v))) as StanceValue;
 
-/** Probabilities of the next stance (indexed −2..2 as 0..4). */
-export function updateDistribution(x: StanceValue, messages: readonly StanceValue[], leaders: readonly StanceValue[], mode: UpdateMode): number[] {
+export type UpdateCoefficients = { radicalize: number; backfire: number; persuade: number; joinSide: number };
+
+/**
+ * Probabilities of the next stance (indexed −2..2 as 0..4). `override` replaces some coefficients of the mode's law:
+ * the build's exaggerated phase (corpus.ts --persuade, --backfire) uses it; the planted law is the default.
+ */
+export function updateDistribution(
+  x: StanceValue,
+  messages: readonly StanceValue[],
+  leaders: readonly StanceValue[],
+  mode: UpdateMode,
+  override: Partial<UpdateCoefficients> = {},
+): number[] {
   const out = [0, 0, 0, 0, 0];
   let rest = 1;
   const add = (v: number, p: number) => {
@@ -63,7 +74,7 @@ export function updateDistribution(x: StanceValue, messages: readonly StanceValu
       if (Math.abs(mean - x) >= 0.5) add(x + Math.sign(mean - x), POLARIZATION_LAW.OPEN_PULL);
     }
   } else {
-    const c = POLARIZATION_LAW.update[mode];
+    const c: UpdateCoefficients = { ...POLARIZATION_LAW.update[mode], ...override };
     if (x === 0) {
       const net = messages.reduce<number>((a, m) => a + Math.sign(m), 0);
       if (net !== 0) add(Math.sign(net), c.joinSide);

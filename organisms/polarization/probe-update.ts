@@ -16,14 +16,20 @@ import { option } from '../args';
 
 const CASES: [string, P.StanceValue, P.StanceValue[]][] = [
   ['+2, no messages', 2, []],
+  ['+2, 1 same side', 2, [1]],
   ['+2, 1 opposing', 2, [-2]],
   ['+2, 2 opposing', 2, [-2, -1]],
   ['+2, 3 opposing', 2, [-2, -1, -2]],
+  ['+1, 1 as moderate', 1, [1]],
   ['+1, 1 more radical', 1, [2]],
   ['+1, 2 more radical', 1, [2, 2]],
   ['+1, 1 opposing', 1, [-2]],
   ['+1, 2 opposing', 1, [-1, -2]],
+  ['0, 1 in favour', 0, [1]],
+  ['0, 1 strongly in favour', 0, [2]],
+  ['0, 1 neutral', 0, [0]],
   ['0, 2 in favour', 0, [2, 1]],
+  ['0, 2 in favour, 1 against', 0, [2, 1, -1]],
   ['0, one each way', 0, [2, -2]],
 ];
 

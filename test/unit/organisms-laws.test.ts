@@ -85,6 +85,20 @@ describe('polarization law', () => {
     expect(() => parseMix('votes=3')).toThrow(/not <format>=<weight>/);
   });
 
+  it('an exaggerated update law (--persuade, --backfire) counts opposing messages and leaves the open mode alone', () => {
+    const exaggerated = { persuade: 0.5, backfire: 0 };
+    // An agent at +2 reading k opposing messages moves inward with 1 − (1 − 0.5)^k, and never outward.
+    for (const k of [1, 2, 3]) {
+      const d = updateDistribution(2, Array<P.StanceValue>(k).fill(-1), [], 'default', exaggerated);
+      expect(d[3]).toBeCloseTo(1 - 0.5 ** k, 12);
+    }
+    expect(updateDistribution(1, [-2], [], 'open', exaggerated)).toEqual(updateDistribution(1, [-2], [], 'open'));
+    const updates = (law = {}) =>
+      generatePolarization('law', 60, 1, parseMix('rewire=0,update=1,persuade=0,post=0,check=0'), law).map((e) => e.answers.map((a) => a.weight));
+    expect(updates({ defaultUpdate: exaggerated })).not.toEqual(updates());
+    expect(updates({ defaultUpdate: {} })).toEqual(updates());
+  });
+
   it('every update distribution is a probability vector, and opposing messages never pull an open agent away', () => {
     const r = createRng('pol');
     for (let k = 0; k < 500; k++) {
