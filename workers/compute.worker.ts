@@ -28,7 +28,7 @@ const api = {
     return job(jobId, (signal) => analyzeSynchrony(config, episodes.map(readSynchronyEpisode), pairIndex, { grids: grids(), signal, onProgress }));
   },
   /** A run's results, as labRunApi computes them, with the layer grids on the grid pool. */
-  summarize(lab: LabName, config: Record<string, unknown>, episodes: Episode[]) {
+  summarize(lab: LabName, config: unknown, episodes: Episode[]) {
     return labRunApi.summarize(lab, config, episodes, { grids: grids() });
   },
   /** The core's syncR2 (same arguments), its split grids on the grid pool; progress in thousandths. */

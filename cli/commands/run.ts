@@ -7,6 +7,7 @@ import { writeBundle } from '../../src/core/runs/bundle.ts';
 import { loadRunModels } from '../run-models.ts';
 import { CancelledError } from '../../src/core/cancel.ts';
 import { DurableOutError, openDurableOut } from '../durable-out.ts';
+import { runtimeOf } from '../../src/core/config/fields.ts';
 
 export const runCommand: CliCommand = {
   name: 'run',
@@ -32,7 +33,7 @@ export const runCommand: CliCommand = {
     }
     if (durable.finished.length && !json)
       err(`continuing run ${durable.id}: ${durable.finished.length} of ${plan.episodes} episodes were finished before (${durable.partialDir})`);
-    const cfgRuntime = ((config as Record<string, unknown>).runtime ?? {}) as { device?: string; dtype?: string };
+    const cfgRuntime = runtimeOf(config);
     const runtime = { device: (values.device as string | undefined) ?? cfgRuntime.device, dtype: (values.dtype as string | undefined) ?? cfgRuntime.dtype };
     const abort = new AbortController();
     const stop = () => {

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import { CliUsageError, type CliCommand, type CliContext } from '../command.ts';
 import { readConfigInput } from '../config-input.ts';
+import type { ParsedConfig } from '../../src/core/config/lab-definition.ts';
 import { openLabByName } from '../../src/labs/registry.ts';
 import { planJobs } from '../../src/core/runs/jobs.ts';
 import { runHeadless } from '../../src/core/runs/headless.ts';
@@ -97,7 +98,7 @@ async function submit({ values, json, out }: CliContext, url: string, input: str
     name: typeof values.name === 'string' ? values.name.slice(0, 200) : '',
     lab: def.name,
     v: def.version,
-    config: JSON.parse(JSON.stringify(config)) as Record<string, unknown>,
+    config: JSON.parse(JSON.stringify(config)) as ParsedConfig,
     configHash: '',
     codeVersion: version,
     episodes: plan.episodes,

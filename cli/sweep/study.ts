@@ -45,7 +45,7 @@ export type SweepJobData = z.infer<typeof jobDataSchema>;
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     return `{${entries
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)

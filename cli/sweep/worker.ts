@@ -18,6 +18,7 @@ import { bullConnection, openRedis } from './connection.ts';
 import { loadEpisode, saveEpisode, storeDirFor, storedAmong } from './episode-store.ts';
 import { listStudyIds, readStudy } from './studies.ts';
 import { codeVersion, configHash, jobDataSchema, queueName, studyKeys, type Study } from './study.ts';
+import type { ParsedConfig } from '../../src/core/config/lab-definition.ts';
 
 export interface WorkerOptions {
   redis: string;
@@ -68,7 +69,7 @@ export async function runSweepWorker(opts: WorkerOptions): Promise<void> {
   // The models stay loaded from job to job (and study to study) while the same ones on the same runtime are asked for.
   let models: { key: string; loaded: LoadedModels } | null = null;
   // A study record never changes after submission: each is read, checked and parsed once.
-  const studies = new Map<string, { study: Study; lab: OpenLab; config: Record<string, unknown>; plan: ReturnType<OpenLab['plan']> }>();
+  const studies = new Map<string, { study: Study; lab: OpenLab; config: ParsedConfig; plan: ReturnType<OpenLab['plan']> }>();
   const studyById = async (id: string) => {
     let entry = studies.get(id);
     if (!entry) {

@@ -13,6 +13,8 @@ import type { RunnerModelSet } from '../runtime/runner-models';
 import { ensureRunModels, type RunRuntime } from './run-models';
 import { decoderParameters, episodeLanes, LaneProgress, MAX_LANES, runInLanes, type LanePlan } from '../core/runs/lanes';
 import { wasmThreadCount } from '../runtime/threads';
+import { runtimeOf, seedOf } from '../core/config/fields';
+import type { ParsedConfig } from '../core/config/lab-definition';
 
 const MAX_CRASH_RETRIES = 3;
 
@@ -61,7 +63,7 @@ export class RunController {
     });
   }
 
-  async start(lab: OpenLab, config: Record<string, unknown>): Promise<RunMeta | null> {
+  async start(lab: OpenLab, config: ParsedConfig): Promise<RunMeta | null> {
     const { definition: def } = lab;
     const plan = lab.plan(config);
     if (plan.unavailable) return this.fail(plan.unavailable);
@@ -74,7 +76,7 @@ export class RunController {
       lab: def.name,
       schemaVersion: def.version,
       config,
-      seed: Number(config.seed ?? 0),
+      seed: seedOf(config),
       backend: plan.models.length ? null : 'cpu (compute worker)',
       dtype: null,
       status: 'running',
@@ -323,7 +325,7 @@ export class RunController {
 
   /** Lane 0's models for a run (loaded, or reused), and the run's metadata saying which backend and dtype they got. */
   private async loadModels(meta: RunMeta, ids: string[]): Promise<RunMeta> {
-    this.runtime = ((meta.config as Record<string, unknown>).runtime ?? {}) as RunRuntime;
+    this.runtime = runtimeOf(meta.config);
     this.laneModels = [];
     this.laneModels[0] = await this.loadLane(ids, 0);
     const { backend, dtype } = this.laneModels[0].describe();
@@ -345,6 +347,6 @@ export class RunController {
   /** A pure simulation's episode, in the compute worker; its cancel goes there as a message naming the job. */
   private runInComputeWorker(meta: RunMeta, index: number, previous: Episode | undefined, onProgress: (f: number, note?: string) => void): Promise<Episode> {
     const job = (this.job = `${meta.id}#${index}`);
-    return this.host.call((api) => api.runEpisode(job, meta.lab, meta.config, index, previous, Comlink.proxy(onProgress)));
+    return this.host.call((api) => api.runEpisode(job, meta.lab, meta.config, meta.seed, index, previous, Comlink.proxy(onProgress)));
   }
 }

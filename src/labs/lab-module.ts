@@ -1,6 +1,6 @@
 import type { Component } from 'svelte';
 import type { z } from 'zod';
-import type { LabDefinition, LabName } from '../core/config/lab-definition';
+import type { LabDefinition, LabName, ParsedConfig } from '../core/config/lab-definition';
 import type { ComputeContext, EpisodeContext, LabRunner, RunPlan } from '../core/runs/runner';
 import type { Episode, RunResult, StoredRecord } from '../core/runs/types';
 import type { LivePlot } from '../core/runs/live-plot';
@@ -99,10 +99,10 @@ export interface OpenLab extends LabRunner<unknown> {
   /** The lab's presets (their texts; presetConfig gives the config). */
   presets: readonly { id: string; title: string; caption: string; tour: readonly string[] }[];
   /** A preset's full config (its settings over the defaults), or null when the lab has no preset of that id. */
-  presetConfig(id: string): Record<string, unknown> | null;
+  presetConfig(id: string): ParsedConfig | null;
   /** The config as the runner sees it: `definition.schema.parse(raw)`. */
-  parse(raw: unknown): Record<string, unknown>;
-  plan(raw: unknown): RunPlan<Record<string, unknown>>;
+  parse(raw: unknown): ParsedConfig;
+  plan(raw: unknown): RunPlan<ParsedConfig>;
   /** The previous episode, if any, is parsed with the lab's record schema first (a RecordError if it does not fit). */
   runEpisode(raw: unknown, ctx: EpisodeContext): Promise<Episode>;
   /** The episodes are parsed with the lab's record schema first: a stored row of the wrong shape throws a RecordError. */

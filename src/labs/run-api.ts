@@ -14,7 +14,9 @@ export const labRunApi = {
   async runEpisode(
     job: string,
     lab: LabName,
-    config: Record<string, unknown>,
+    config: unknown,
+    /** The run's seed (RunMeta.seed): episode `index` draws from episodeRng(seed, index), as in the page. */
+    seed: number,
     index: number,
     previous: Episode | undefined,
     onProgress?: (fraction: number, note?: string) => void,
@@ -25,7 +27,7 @@ export const labRunApi = {
     try {
       return await openLabByName(lab).runEpisode(config, {
         index,
-        rng: episodeRng(Number(config.seed ?? 0), index),
+        rng: episodeRng(seed, index),
         previous,
         signal,
         progress: (f, note) => onProgress?.(f, note),
@@ -37,7 +39,7 @@ export const labRunApi = {
   cancelEpisode(job: string) {
     aborts.abort(job);
   },
-  async summarize(lab: LabName, config: Record<string, unknown>, episodes: Episode[], compute?: ComputeContext) {
+  async summarize(lab: LabName, config: unknown, episodes: Episode[], compute?: ComputeContext) {
     return await openLabByName(lab).summarize(config, episodes, compute);
   },
   /** For the crash-recovery test and for diagnosing: makes this worker die the way a real crash would. */

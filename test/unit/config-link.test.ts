@@ -8,6 +8,7 @@ import {
   encodeLinkFragment,
   parseFragment,
   parseViewOptions,
+  storedConfig,
   validateConfig,
   DEFAULT_VIEW_OPTIONS,
   MAX_DECODED_BYTES,
@@ -89,6 +90,12 @@ describe('migrations', () => {
   it('upgrades an old link through each step', () => {
     const result = validateConfig(v2, { iterations: 7, temperature: 2 }, 1);
     expect(result).toEqual({ ok: true, value: { steps: 7, temperature: 2 } });
+  });
+  it("reads a stored run's config from the version it was stored with, and a damaged one as null", () => {
+    expect(storedConfig(v2, { config: { iterations: 7 }, schemaVersion: 1 })).toEqual({ steps: 7, temperature: 1 });
+    expect(storedConfig(v2, { config: { steps: 'seven' }, schemaVersion: 3 })).toBeNull();
+    expect(storedConfig(v2, { config: [], schemaVersion: 3 })).toBeNull();
+    expect(storedConfig(v2, null)).toBeNull();
   });
   it('refuses a newer version with a clear message', () => {
     const result = validateConfig(v2, {}, 4);

@@ -38,3 +38,20 @@ export const runtimeGroup = () =>
     device: z.enum(['auto', 'webgpu', 'wasm', 'cpu']).default('auto').describe('Backend (cpu exists only in the CLI)'),
     dtype: z.enum(['auto', 'fp32', 'fp16', 'q4', 'q4f16', 'q8']).default('auto'),
   });
+
+const RUNTIME = runtimeGroup();
+export type RuntimeSettings = z.output<typeof RUNTIME>;
+
+/** A config's runtime group (backend and dtype), read through its schema: 'auto' where it has none or it does not fit. */
+export function runtimeOf(config: unknown): RuntimeSettings {
+  const raw = config && typeof config === 'object' && 'runtime' in config ? config.runtime : undefined;
+  const parsed = RUNTIME.safeParse(raw ?? {});
+  return parsed.success ? parsed.data : RUNTIME.parse({});
+}
+
+/** A config's seed (every lab has one, seedField), read through its schema: 0 where it has none or it does not fit. */
+export function seedOf(config: unknown): number {
+  const raw = config && typeof config === 'object' && 'seed' in config ? config.seed : undefined;
+  const parsed = seedField().safeParse(raw ?? 0);
+  return parsed.success ? parsed.data : 0;
+}

@@ -29,6 +29,16 @@ export type LabName = (typeof LAB_NAMES)[number];
 
 export type ConfigOf<D extends LabDefinition> = z.output<D['schema']>;
 
+/**
+ * A config that some lab's schema has parsed, where which lab is known only at run time (the lab page, its form, the
+ * run controller, a sweep): code that reads its fields gets them typed from the lab's own schema first (LabView's
+ * parseConfig, storedConfig), never by a cast.
+ */
+export type ParsedConfig = ConfigOf<LabDefinition>;
+
+/** A config as the lab page's form edits it: settings not yet checked; validateConfig turns it into a ParsedConfig. */
+export type ConfigDraft = { [setting: string]: unknown };
+
 export function defineLab<S extends z.ZodObject, N extends LabName>(def: LabDefinition<S, N>): LabDefinition<S, N> {
   for (let v = 1; v < def.version; v++) {
     if (!def.migrations[v]) throw new Error(`lab ${def.name}: missing migration from version ${v} to ${v + 1}`);

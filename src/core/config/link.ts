@@ -14,7 +14,8 @@ export const MAX_ENCODED_CHARS = 96 * 1024;
 export interface LinkEnvelope {
   lab: LabName;
   v: number;
-  config: Record<string, unknown>;
+  /** Untyped until the lab's schema parses it (after migrating it from version `v`). */
+  config: unknown;
 }
 
 /**
@@ -22,7 +23,7 @@ export interface LinkEnvelope {
  * options (a teacher's link: preset, hidden settings, run on open, presenter mode) follow as plain parameters.
  */
 export function encodeLinkFragment(def: LabDefinition, config: ConfigOf<LabDefinition>, view: ViewOptions = DEFAULT_VIEW_OPTIONS): string {
-  const envelope: LinkEnvelope = { lab: def.name, v: def.version, config: config as Record<string, unknown> };
+  const envelope: LinkEnvelope = { lab: def.name, v: def.version, config };
   const payload = toBase64Url(deflateSync(strToU8(JSON.stringify(envelope)), { level: 9 }));
   return `#/${def.name}?c=${payload}${viewOptionsQuery(view)}`;
 }

@@ -48,3 +48,14 @@ export function validateConfig<D extends LabDefinition>(def: D, raw: unknown, ve
 export function defaultConfig<D extends LabDefinition>(def: D): ConfigOf<D> {
   return (def.schema as z.ZodObject).parse({}) as ConfigOf<D>;
 }
+
+/**
+ * A stored run's config as its lab's view reads it: migrated from the version it was stored with and parsed with the
+ * lab's schema; null when it no longer fits (a damaged store), so that a view falls back to its own settings rather
+ * than reading fields of the wrong shape.
+ */
+export function storedConfig<D extends LabDefinition>(def: D, run: { config: unknown; schemaVersion: number } | null | undefined): ConfigOf<D> | null {
+  if (!run) return null;
+  const checked = validateConfig(def, run.config, run.schemaVersion);
+  return checked.ok ? checked.value : null;
+}

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { readSafetensors, writeSafetensors, type SafeTensor } from '../safetensors';
 import { validateConfig } from '../config/validate';
 import type { LabDefinition } from '../config/lab-definition';
+import { seedOf } from '../config/fields';
 import { parseJson, scanUntrusted } from '../config/untrusted';
 import { checkRecord, recordMigration, type RecordsDefinition } from './records';
 import type { Episode, RunMeta, RunResult, StoredRecord } from './types';
@@ -209,8 +210,8 @@ export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBu
       id: String(meta.id ?? ''),
       lab: def.name,
       schemaVersion: def.version,
-      config: checked.value as Record<string, unknown>,
-      seed: Number((checked.value as { seed?: number }).seed ?? 0),
+      config: checked.value,
+      seed: seedOf(checked.value),
       backend: typeof meta.backend === 'string' ? meta.backend : null,
       dtype: typeof meta.dtype === 'string' ? meta.dtype : null,
       status: meta.status === 'done' ? 'done' : 'paused',

@@ -1,4 +1,4 @@
-import type { LabDefinition } from '../config/lab-definition';
+import type { LabDefinition, ParsedConfig } from '../config/lab-definition';
 import { episodeRng, runSeed, type LabRunner } from './runner';
 import { runInLanes } from './lanes';
 import type { RunBundle } from './bundle';
@@ -30,7 +30,7 @@ export interface HeadlessOptions<R extends StoredRecord = StoredRecord> {
  * it (with a lab opened from the registry, whose runner parses the config first). It and the page's run controller
  * share one engine, `runInLanes` (src/core/runs/lanes.ts): the page runs independent episodes in several lanes.
  */
-export async function runHeadless<C extends Record<string, unknown>, R extends StoredRecord>(
+export async function runHeadless<C extends ParsedConfig, R extends StoredRecord>(
   def: LabDefinition,
   // An opened lab carries its records version, which the bundle then records; a bare runner (a test) leaves it
   // out, and such a bundle is read as the current version.

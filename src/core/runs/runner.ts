@@ -1,5 +1,5 @@
 import type { GridExecutor } from '../grid-tasks';
-import type { LabName } from '../config/lab-definition';
+import type { LabName, ParsedConfig } from '../config/lab-definition';
 import { createRng, hashSeed, type Rng } from '../rng';
 import type { Episode, RunResult, StoredRecord } from './types';
 import type { LivePlot } from './live-plot';
@@ -46,7 +46,7 @@ export interface ComputeContext {
  * One lab's runner. Pure: it runs in the compute worker and in the Node CLI alike. `R` is the lab's record type: what
  * runEpisode writes is checked against it at compile time, and what summarize reads has been parsed with its schema.
  */
-export interface LabRunner<C = Record<string, unknown>, R extends StoredRecord = StoredRecord> {
+export interface LabRunner<C = ParsedConfig, R extends StoredRecord = StoredRecord> {
   lab: LabName;
   plan(config: C): RunPlan<C>;
   runEpisode(config: C, ctx: EpisodeContext<R>): Promise<Episode<R>>;

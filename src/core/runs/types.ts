@@ -8,7 +8,8 @@ export interface RunMeta {
   id: string;
   lab: LabName;
   schemaVersion: number;
-  config: Record<string, unknown>;
+  /** The settings as stored: untyped until its lab's schema parses them (storedConfig, OpenLab.parse). */
+  config: unknown;
   seed: number;
   /** The backend and dtype of each model used (q4 states differ across backends at the 1e-2 level). */
   backend: string | null;
