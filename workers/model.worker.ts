@@ -4,7 +4,7 @@
  */
 import * as Comlink from 'comlink';
 import { createBrowserRuntime } from '../src/runtime/browser';
-import type { EncodeOptions, GenerateOptions, LoadOptions, LoadProgress, ChatMessage } from '../src/runtime/types';
+import type { EncodeOptions, GenerateOptions, LoadOptions, LoadProgress, ChatMessage, SampleRequest } from '../src/runtime/types';
 
 const runtime = createBrowserRuntime();
 
@@ -15,11 +15,11 @@ export const modelWorkerApi = {
     const r = await runtime.generate(options, onToken);
     return r.prefillStates ? Comlink.transfer(r, [r.prefillStates.buffer]) : r;
   },
-  generateSamples: async (options: GenerateOptions, seeds: readonly (number | string)[]) => {
-    const rs = await runtime.generateSamples(options, seeds);
+  generateSamples: async (requests: readonly SampleRequest[]) => {
+    const rs = await runtime.generateSamples(requests);
     return Comlink.transfer(
       rs,
-      rs.flatMap((r) => (r.prefillStates ? [r.prefillStates.buffer] : [])),
+      rs.flat().flatMap((r) => (r.prefillStates ? [r.prefillStates.buffer] : [])),
     );
   },
   chat: (agentId: string, userContent: string, options?: Omit<GenerateOptions, 'messages' | 'prompt'>) => runtime.chat(agentId, userContent, options),

@@ -12,6 +12,7 @@ import type {
   EncodeOptions,
   EncodeResult,
   GenerateOptions,
+  SampleRequest,
   GenerateResult,
   LoadOptions,
   LoadProgress,
@@ -200,8 +201,8 @@ export class ModelHandle {
     return this.call((api) => api.generate(options, onToken ? Comlink.proxy(onToken) : undefined));
   }
 
-  generateSamples(options: GenerateOptions, seeds: readonly (number | string)[]): Promise<GenerateResult[]> {
-    return this.call((api) => api.generateSamples(options, seeds));
+  generateSamples(requests: readonly SampleRequest[]): Promise<GenerateResult[][]> {
+    return this.call((api) => api.generateSamples(requests));
   }
 
   chat(agentId: string, userContent: string, options?: Omit<GenerateOptions, 'messages' | 'prompt'>): Promise<GenerateResult> {

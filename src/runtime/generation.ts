@@ -64,16 +64,17 @@ export function tapPrefill(model: TF, before?: (call: number, inputs: unknown) =
 
 /**
  * A logits processor that samples each batch row with its own seeded Rng and masks every other token, after which
- * transformers.js's greedy step picks the sampled one (sampling.ts says why the runtime samples itself).
+ * transformers.js's greedy step picks the sampled one (sampling.ts says why the runtime samples itself). A row for
+ * which `ended` says true has stopped: its later tokens are thrown away, so it is not sampled (nor its Rng drawn).
  */
-export function seededSampler(tf: TF, params: SamplingParams, rngOf: (row: number) => Rng): TF {
+export function seededSampler(tf: TF, params: SamplingParams, rngOf: (row: number) => Rng, ended: (row: number) => boolean = () => false): TF {
   class SeededSampler extends tf.LogitsProcessor {
     _call(_ids: unknown, logits: TF) {
       const V = logits.dims.at(-1);
       const data = logits.data as Float32Array;
       for (let b = 0; b * V < data.length; b++) {
         const row = data.subarray(b * V, (b + 1) * V);
-        const pick = sampleToken(row, params, rngOf(b));
+        const pick = ended(b) ? 0 : sampleToken(row, params, rngOf(b));
         const v = row[pick];
         row.fill(-Infinity);
         row[pick] = Number.isFinite(v) ? v : 0;
@@ -82,4 +83,84 @@ export function seededSampler(tf: TF, params: SamplingParams, rngOf: (row: numbe
     }
   }
   return new SeededSampler();
+}
+
+export type FinishReason = 'eos' | 'stop' | 'length' | 'cancelled';
+
+/** What ends one row of a batched generation: its stop strings and its budget of new tokens. */
+export interface RowLimits {
+  stops: readonly string[];
+  maxNewTokens: number;
+}
+
+/**
+ * Where each row of a batched generation ended, and why. transformers.js decodes every row until all have stopped, so
+ * a row that stopped early goes on producing tokens: its reply is cut back to where it stopped, which is where a lone
+ * call for that row would have stopped (samples.ts, batch.ts).
+ */
+export class RowEnds {
+  private readonly ended: (FinishReason | null)[];
+  private readonly stoppedAt: number[];
+
+  constructor(
+    private readonly rows: readonly RowLimits[],
+    private readonly host: { tokenizer: TF; eosIds: ReadonlySet<number>; isCancelled(): boolean },
+  ) {
+    this.ended = rows.map(() => null);
+    this.stoppedAt = rows.map(() => Infinity);
+  }
+
+  /** The visible text of generated tokens (end-of-sequence tokens dropped). */
+  textOf(gen: readonly number[]): string {
+    const visible = gen.filter((t) => !this.host.eosIds.has(t));
+    return visible.length ? (this.host.tokenizer.decode(visible, { skip_special_tokens: true }) as string) : '';
+  }
+
+  /** Whether row `b`, having generated `gen`, has stopped (now or before); records why the first time. */
+  check(b: number, gen: readonly number[]): boolean {
+    if (this.ended[b]) return true;
+    const why = this.reason(b, gen);
+    if (!why) return false;
+    this.ended[b] = why;
+    this.stoppedAt[b] = gen.length;
+    return true;
+  }
+
+  private reason(b: number, gen: readonly number[]): FinishReason | null {
+    const { stops, maxNewTokens } = this.rows[b];
+    if (this.host.isCancelled()) return 'cancelled';
+    if (gen.length && this.host.eosIds.has(gen[gen.length - 1])) return 'eos';
+    if (stops.length && stops.some((s) => this.textOf(gen).includes(s))) return 'stop';
+    if (gen.length >= maxNewTokens) return 'length';
+    return null;
+  }
+
+  /** Whether row `b` has stopped (its later tokens are thrown away). */
+  hasEnded(b: number): boolean {
+    return this.ended[b] !== null;
+  }
+
+  get allEnded(): boolean {
+    return this.ended.every((e) => e !== null);
+  }
+
+  /** transformers.js's stopping criterion over the batch; each row's generated tokens start at `promptWidth`. */
+  criterion(tf: TF, promptWidth: number): TF {
+    const check = (b: number, gen: number[]) => this.check(b, gen);
+    class RowStopper extends tf.StoppingCriteria {
+      _call(all: bigint[][]) {
+        return all.map((row, b) => check(b, row.slice(promptWidth).map(Number)));
+      }
+    }
+    return new RowStopper();
+  }
+
+  /** Row `b`'s reply from its raw tokens: cut to where it stopped, and its text cut before the first stop string. */
+  reply(b: number, raw: readonly number[]): { text: string; tokens: number[]; finishReason: FinishReason } {
+    const tokens = raw.slice(0, this.stoppedAt[b]);
+    let text = this.textOf(tokens);
+    const cut = this.rows[b].stops.map((s) => text.indexOf(s)).filter((i) => i >= 0);
+    if (cut.length) text = text.slice(0, Math.min(...cut));
+    return { text, tokens, finishReason: this.host.isCancelled() ? 'cancelled' : (this.ended[b] ?? 'length') };
+  }
 }

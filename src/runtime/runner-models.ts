@@ -3,11 +3,11 @@
  * for. One load per distinct model id: two agents on the same model share it, and the runtime serialises calls.
  */
 import type { RunnerModel, RunnerModels } from '../core/runs/models';
-import type { EncodeOptions, EncodeResult, GenerateOptions, GenerateResult, LoadResult, ScoreResult } from './types';
+import type { EncodeOptions, EncodeResult, GenerateOptions, GenerateResult, LoadResult, SampleRequest, ScoreResult } from './types';
 
 export interface LoadedModelLike {
   generate(options: GenerateOptions): Promise<GenerateResult>;
-  generateSamples(options: GenerateOptions, seeds: readonly (number | string)[]): Promise<GenerateResult[]>;
+  generateSamples(requests: readonly SampleRequest[]): Promise<GenerateResult[][]>;
   encode(prompts: string[], options?: EncodeOptions): Promise<EncodeResult>;
   scoreText(context: string, text: string): Promise<ScoreResult>;
   cancel(): Promise<void>;
@@ -22,7 +22,7 @@ export function asRunnerModel(id: string, api: LoadedModelLike, info: LoadResult
     hiddenSize: info.hiddenSize,
     tokenizer: info.tokenizer,
     generate: (o) => api.generate(o),
-    generateSamples: (o, seeds) => api.generateSamples(o, seeds),
+    generateSamples: (requests) => api.generateSamples(requests),
     encode: (p, o) => api.encode(p, o),
     scoreText: (c, t) => api.scoreText(c, t),
     cancel: () => api.cancel(),

@@ -11,7 +11,7 @@ import { chooseBackend, type GpuInfo } from './choose';
 import { tokenizerId } from './tokenizer-id';
 import { applyBitmask, GrammarSession } from './grammar';
 import { now, PLAIN_STEP, readTensor, seededSampler, tapPrefill } from './generation';
-import { sampleFromOnePrefill } from './samples';
+import { sampleFromPrefills, shareOneBatch, type PromptSamples, type SampleHost } from './samples';
 import { createTapFetch, type FetchLike, type TapFetch, type TapFetchOptions } from './tap-fetch';
 import { hubEndpoint } from './hub';
 import type {
@@ -25,6 +25,7 @@ import type {
   LoadProgress,
   LoadResult,
   ModelApi,
+  SampleRequest,
   ScoreResult,
 } from './types';
 
@@ -61,6 +62,36 @@ export interface Platform {
   webgpu(): Promise<GpuInfo | null>;
   /** Executes a backend the platform provides by other means (Node: onnxruntime-web wasm). */
   deviceOption?(backend: string): { device?: unknown; session_options?: Record<string, unknown> };
+}
+
+/**
+ * How big one batch of generateSamples may be. Prefill logits (every position of every prompt) and the KV cache of
+ * every row must fit in PREFILL_BYTES, so that a community of a hundred agents on a hub model does not ask the page for
+ * gigabytes at once. And each decoding step copies the whole cache in and out of the session, so a step's cost grows
+ * with rows × width: on organism-opinions, one batch of 16 agents × 8 votes over 225-token prompts (89 MB of cache)
+ * took 75–130 ms a step, slower than 16 batches of 8; so the cache of a batch is kept under STEP_BYTES (about 2,700
+ * row-tokens on the embedded models: a round's 16 messages, or two or three agents' votes). Sizes are upper bounds
+ * (fp32, as wide as the hidden size per layer).
+ */
+const PREFILL_BYTES = 256 * 2 ** 20;
+const STEP_BYTES = 16 * 2 ** 20;
+
+/** Consecutive runs of prompts whose batch stays within PREFILL_BYTES and STEP_BYTES (a prompt alone always may). */
+function batchesWithin(prompts: readonly PromptSamples[], budget: number, info: LoadResult): PromptSamples[][] {
+  const vocab = info.vocabSize ?? 65536;
+  const perToken = 4 * 2 * info.numLayers * info.hiddenSize;
+  const fits = (group: readonly PromptSamples[]) => {
+    const width = Math.max(...group.map((p) => p.ids.length));
+    const cache = group.reduce((a, p) => a + p.seeds.length, 0) * (width + budget) * perToken;
+    return cache <= STEP_BYTES && 4 * group.length * width * vocab + cache <= PREFILL_BYTES;
+  };
+  const out: PromptSamples[][] = [];
+  for (const p of prompts) {
+    const last = out[out.length - 1];
+    if (last && fits([...last, p])) last.push(p);
+    else out.push([p]);
+  }
+  return out;
 }
 
 /** onnxruntime-web settles its thread count when the first wasm session is created: report what it chose. */
@@ -285,37 +316,63 @@ export class ModelRuntime implements ModelApi {
   }
 
   /**
-   * One reply per seed to the same prompt, as `generate({ ...options, seed })` would give each: from one prefill on
-   * the CPU backends (samples.ts), by one call per seed on WebGPU or with a grammar, once for all when greedy.
+   * The replies to each request, one per seed, each as `generate({ ...options, seed })` would give it: decoded
+   * together on the CPU backends (samples.ts) when the requests share a sampling rule, have no grammar and fit the
+   * context; else request by request (each request's seeds still from one prefill where it can), and one call per
+   * seed on WebGPU or under a grammar. Greedy replies are one reply copied. A prompt that fills the context throws,
+   * as generate() does.
    */
-  generateSamples(options: GenerateOptions, seeds: readonly (number | string)[]): Promise<GenerateResult[]> {
+  generateSamples(requests: readonly SampleRequest[]): Promise<GenerateResult[][]> {
     return this.serial(async () => {
-      if (!seeds.length) return [];
-      if (!((options.temperature ?? 0) > 0)) {
-        const one = await this.generateNow(options);
-        return seeds.map(() => ({ ...one, prefillStates: one.prefillStates?.slice() ?? null }));
+      const { info } = this.need();
+      const greedy = (o: GenerateOptions) => !((o.temperature ?? 0) > 0);
+      // Every seed of a greedy request gives the same reply: decode it once.
+      const asked = requests.map((r) => ({ ids: this.tokenize(r.options), options: r.options, seeds: greedy(r.options) ? r.seeds.slice(0, 1) : r.seeds }));
+      const room = (ids: number[]) => (info.contextLength === undefined ? Infinity : info.contextLength - ids.length);
+      const budget = Math.max(0, ...asked.map((a) => a.options.maxNewTokens ?? 64));
+      const onCpu = info.backend !== 'webgpu';
+      // Every row decodes until the last has stopped, so each prompt must have room for the longest budget of all.
+      const together = onCpu && shareOneBatch(asked.map((a) => a.options)) && asked.every((a) => a.seeds.length && a.ids.length && room(a.ids) >= budget);
+      const replies: GenerateResult[][] = [];
+      for (const group of together ? batchesWithin(asked, budget, info) : asked.map((a) => [a])) {
+        const got = group.length > 1 ? await sampleFromPrefills(this.sampleHost(), group) : null;
+        if (got) replies.push(...got);
+        else for (const a of group) replies.push(await this.samplesOfOne(a, onCpu));
       }
-      const { m, tok, info } = this.need();
-      const ids = this.tokenize(options);
-      const room = info.contextLength === undefined ? Infinity : info.contextLength - ids.length;
-      if (seeds.length > 1 && !options.grammar && room >= 1) {
-        this.cancelled = false;
-        const host = {
-          tf: this.tf,
-          model: m,
-          tokenizer: tok,
-          eosIds: this.eosIds,
-          isCancelled: () => this.cancelled,
-          numLayers: info.numLayers,
-          hiddenSize: info.hiddenSize,
-        };
-        const got = await sampleFromOnePrefill(host, ids, { ...options, maxNewTokens: Math.min(options.maxNewTokens ?? 64, room) }, seeds);
-        if (got) return got;
-      }
-      const out: GenerateResult[] = [];
-      for (const seed of seeds) out.push(await this.generateNow({ ...options, seed }));
-      return out;
+      return replies.map((rs, i) =>
+        rs.length === requests[i].seeds.length ? rs : requests[i].seeds.map(() => ({ ...rs[0], prefillStates: rs[0].prefillStates?.slice() ?? null })),
+      );
     });
+  }
+
+  /** One prompt's replies: from one prefill where it can (its budget cut to the context left, as generate() does). */
+  private async samplesOfOne(a: PromptSamples, onCpu: boolean): Promise<GenerateResult[]> {
+    const { info } = this.need();
+    const room = info.contextLength === undefined ? Infinity : info.contextLength - a.ids.length;
+    if (onCpu && a.seeds.length > 1 && !a.options.grammar && room >= 1) {
+      const got = await sampleFromPrefills(this.sampleHost(), [
+        { ...a, options: { ...a.options, maxNewTokens: Math.min(a.options.maxNewTokens ?? 64, room) } },
+      ]);
+      if (got) return got[0];
+    }
+    const out: GenerateResult[] = [];
+    for (const seed of a.seeds) out.push(await this.generateNow({ ...a.options, seed }));
+    return out;
+  }
+
+  private sampleHost(): SampleHost {
+    const { m, tok, info } = this.need();
+    this.cancelled = false;
+    return {
+      tf: this.tf,
+      model: m,
+      tokenizer: tok,
+      eosIds: this.eosIds,
+      padId: Number(tok.pad_token_id ?? 0),
+      isCancelled: () => this.cancelled,
+      numLayers: info.numLayers,
+      hiddenSize: info.hiddenSize,
+    };
   }
 
   private async generateNow(options: GenerateOptions, onToken?: (textSoFar: string) => void): Promise<GenerateResult> {

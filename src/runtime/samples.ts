@@ -1,19 +1,24 @@
 /**
- * K samples of one prompt from one prefill: the Opinions lab asks each agent for K votes on the same prompt, and K
- * separate calls pay for K prefills of a prompt that is mostly persona and inboxes, against replies of a few tokens.
+ * Replies to several prompts, K of each, decoded together. The Opinions lab asks each agent for K votes on the same
+ * prompt (K separate calls pay for K prefills of a prompt that is mostly persona and inboxes, against replies of a
+ * few tokens), and every agent of a round for a message (one call per agent pays a decoding loop per message, where
+ * a tiny model's step costs much the same for one row as for ten).
  *
- * The prompt runs once (transformers.js generate for one token, keeping its KV cache); its last-position logits give
- * every sample its first token, drawn with that sample's own seeded Rng exactly as a lone call would draw it; the
- * cache is then copied K times along the batch axis and transformers.js generate decodes all K continuations
- * together, each row sampled with its own Rng. So sample k is the reply that a lone call with seed k gives, up to the
- * float rounding of batched decoding (checked token for token by test/runtime/samples.test.ts).
+ * The prompts are left-padded to one width (the attention mask hides the padding, and transformers.js numbers each
+ * row's positions from its mask) and run once (transformers.js generate for one token, keeping the KV cache). Each
+ * prompt's last-position logits give each of its samples the first token, drawn with that sample's own seeded Rng
+ * exactly as a lone call would draw it; each prompt's cache is then copied once per sample along the batch axis, and
+ * transformers.js generate decodes every row together, each sampled with its own Rng and stopped by its own stop
+ * strings and budget. So the reply to prompt p with seed s is the reply that a lone call with seed s gives, up to the
+ * float rounding of a batch (checked token for token by test/runtime/samples.test.ts).
  *
- * Only for cache tensors that live on the CPU (the wasm and Node backends): on WebGPU the runtime makes K calls.
+ * Only for cache tensors that live on the CPU (the wasm and Node backends): on WebGPU the runtime makes one call per
+ * reply.
  */
 import { createRng, type Rng } from '../core/rng';
 import { sampleToken, type SamplingParams } from './sampling';
 import type { GenerateOptions, GenerateResult } from './types';
-import { now, PLAIN_STEP, seededSampler, tapPrefill } from './generation';
+import { now, PLAIN_STEP, RowEnds, seededSampler, tapPrefill } from './generation';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- transformers.js models and tensors, as in runtime.ts */
 type TF = any;
@@ -23,122 +28,152 @@ export interface SampleHost {
   model: TF;
   tokenizer: TF;
   eosIds: ReadonlySet<number>;
+  /** The token that fills the padding (hidden by the attention mask, so any id will do). */
+  padId: number;
   /** Read at every token: a cancel stops every row. */
   isCancelled(): boolean;
   numLayers: number;
   hiddenSize: number;
 }
 
+/** One prompt, already tokenised, with a budget that fits the context, and the seeds of its replies. */
+export interface PromptSamples {
+  ids: number[];
+  options: GenerateOptions;
+  seeds: readonly (number | string)[];
+}
+
+/**
+ * Whether prompts may share one batch: the same sampling rule (seededSampler takes one temperature and top-p) and no
+ * grammar (a grammar's matcher follows one row).
+ */
+export function shareOneBatch(options: readonly GenerateOptions[]): boolean {
+  const [first] = options;
+  return options.every((o) => !o.grammar && (o.temperature ?? 0) === (first.temperature ?? 0) && (o.topP ?? 1) === (first.topP ?? 1));
+}
+
 /** Whether every tensor of a cache is in host memory, so that it can be copied row by row. */
 const onCpu = (cache: Record<string, TF>): boolean => Object.values(cache).every((t) => t?.location === 'cpu' && t.data);
 
-/** The cache of one prompt, repeated `k` times along its batch axis (dims [1, heads, seq, headDim]). */
-function tileCache(tf: TF, cache: Record<string, TF>, k: number): TF {
+/** The cache of P prompts (dims [P, heads, seq, headDim]), prompt p's row repeated `copies[p]` times. */
+function tileCache(tf: TF, cache: Record<string, TF>, copies: readonly number[]): TF {
   const tiled: Record<string, TF> = {};
+  const rows = copies.reduce((a, b) => a + b, 0);
   for (const [name, t] of Object.entries(cache)) {
     const [b, ...rest] = t.dims as number[];
-    if (b !== 1) throw new Error(`KV cache ${name} has batch ${b}, expected 1`);
+    if (b !== copies.length) throw new Error(`KV cache ${name} has batch ${b}, expected ${copies.length}`);
     const src = t.data as Float32Array;
-    const out = new (src.constructor as Float32ArrayConstructor)(src.length * k);
-    for (let i = 0; i < k; i++) out.set(src, i * src.length);
-    tiled[name] = new tf.Tensor(t.type, out, [k, ...rest]);
+    const size = src.length / b;
+    const out = new (src.constructor as Float32ArrayConstructor)(size * rows);
+    let at = 0;
+    copies.forEach((k, p) => {
+      const row = src.subarray(p * size, (p + 1) * size);
+      for (let i = 0; i < k; i++) out.set(row, size * at++);
+    });
+    tiled[name] = new tf.Tensor(t.type, out, [rows, ...rest]);
   }
   return new tf.DynamicCache(tiled);
 }
 
 /**
- * The K replies to `ids` (already tokenised, and known to fit the context with `maxNewTokens` left), one per seed,
- * or null when the cache is not on the CPU (the caller then makes K calls).
+ * The replies to each prompt, one per seed (the prompts must share one batch: shareOneBatch, and each must have room
+ * in the context for the longest budget of all), or null when the cache is not on the CPU (the caller then makes one
+ * call per reply).
  */
-export async function sampleFromOnePrefill(
-  host: SampleHost,
-  ids: number[],
-  options: GenerateOptions,
-  seeds: readonly (number | string)[],
-): Promise<GenerateResult[] | null> {
+export async function sampleFromPrefills(host: SampleHost, prompts: readonly PromptSamples[]): Promise<GenerateResult[][] | null> {
   const { tf, model: m, tokenizer: tok, eosIds } = host;
-  const params: SamplingParams = { temperature: options.temperature ?? 0, topP: options.topP ?? 1 };
-  const maxNewTokens = options.maxNewTokens ?? 64;
-  const n = ids.length;
-  const k = seeds.length;
-  const rngs: Rng[] = seeds.map((s) => createRng(s));
-  const stops = (options.stop ?? []).filter((s) => s.length > 0);
+  const first = prompts[0].options;
+  const params: SamplingParams = { temperature: first.temperature ?? 0, topP: first.topP ?? 1 };
+  const P = prompts.length;
+  const width = Math.max(...prompts.map((p) => p.ids.length));
+  // The rows of the decoding: every prompt's samples, prompt by prompt.
+  const rows = prompts.flatMap((p, prompt) => p.seeds.map((seed) => ({ prompt, rng: createRng(seed) as Rng })));
+  const limits = rows.map(({ prompt }) => {
+    const o = prompts[prompt].options;
+    return { stops: (o.stop ?? []).filter((s) => s.length > 0), maxNewTokens: o.maxNewTokens ?? 64 };
+  });
+  const budget = Math.max(...limits.map((l) => l.maxNewTokens));
+  const ends = new RowEnds(limits, { tokenizer: tok, eosIds, isCancelled: () => host.isCancelled() });
+  const ids = new BigInt64Array(P * width).fill(BigInt(host.padId));
+  const mask = new BigInt64Array(P * width);
+  prompts.forEach((p, b) => {
+    const pad = width - p.ids.length;
+    p.ids.forEach((id, j) => {
+      ids[b * width + pad + j] = BigInt(id);
+      mask[b * width + pad + j] = 1n;
+    });
+  });
   const L1 = host.numLayers + 1;
   const H = host.hiddenSize;
 
   const tap = tapPrefill(m);
   let lastLogits: Float32Array | null = null;
-  // The prefill's logits for the last prompt position, before any processor touches them.
+  // The prefill's logits for each prompt's last position (left padding puts it last), before any processor.
   class Capture extends tf.LogitsProcessor {
     _call(_ids: unknown, logits: TF) {
       lastLogits = Float32Array.from(logits.data as Float32Array);
       return logits;
     }
   }
-  const ended = new Array<GenerateResult['finishReason'] | null>(k).fill(null);
-  // How many tokens each row had when it stopped: a lone call would have generated no more.
-  const stoppedAt = new Array<number>(k).fill(Infinity);
-  const stop = (b: number, why: GenerateResult['finishReason'], length: number): true => {
-    ended[b] = why;
-    stoppedAt[b] = length;
-    return true;
-  };
-  const textOf = (gen: number[]): string => {
-    const visible = gen.filter((t) => !eosIds.has(t));
-    return visible.length ? (tok.decode(visible, { skip_special_tokens: true }) as string) : '';
-  };
-  // Rows stop on their own (end of sequence, a stop string); generation goes on until every row has stopped.
-  class RowStopper extends tf.StoppingCriteria {
-    _call(all: bigint[][]) {
-      return all.map((row, b) => {
-        if (ended[b]) return true;
-        const gen = row.slice(n).map(Number);
-        if (host.isCancelled()) return stop(b, 'cancelled', gen.length);
-        if (eosIds.has(gen[gen.length - 1])) return stop(b, 'eos', gen.length);
-        if (stops.length && stops.some((s) => textOf(gen).includes(s))) return stop(b, 'stop', gen.length);
-        return false;
-      });
-    }
-  }
   const t0 = now();
-  let rows: number[][];
+  let generated: number[][];
   try {
-    const first = await m.generate({
-      input_ids: new tf.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [1, n]),
-      attention_mask: new tf.Tensor('int64', new BigInt64Array(n).fill(1n), [1, n]),
+    const prefill = await m.generate({
+      input_ids: new tf.Tensor('int64', ids, [P, width]),
+      attention_mask: new tf.Tensor('int64', mask, [P, width]),
       max_new_tokens: 1,
       ...PLAIN_STEP,
       logits_processor: [new Capture()],
       return_dict_in_generate: true,
     });
-    const cache = first.past_key_values as Record<string, TF> & { dispose(): Promise<void> };
-    first.sequences.dispose?.();
+    const cache = prefill.past_key_values as Record<string, TF> & { dispose(): Promise<void> };
+    prefill.sequences.dispose?.();
     if (!lastLogits || !onCpu(cache)) {
       await cache.dispose();
       return null;
     }
     const logits: Float32Array = lastLogits;
-    const firstTokens = rngs.map((rng) => sampleToken(logits, params, rng));
-    rows = firstTokens.map((t) => [t]);
-    firstTokens.forEach((t, b) => {
-      if (eosIds.has(t)) stop(b, 'eos', 1);
-      else if (stops.length && stops.some((s) => textOf([t]).includes(s))) stop(b, 'stop', 1);
-    });
-    if (maxNewTokens > 1 && ended.some((e) => !e) && !host.isCancelled()) {
-      const seq = BigInt64Array.from(firstTokens.flatMap((t) => [...ids, t]).map(BigInt));
-      const out = await m.generate({
-        input_ids: new tf.Tensor('int64', seq, [k, n + 1]),
-        attention_mask: new tf.Tensor('int64', new BigInt64Array(k * (n + 1)).fill(1n), [k, n + 1]),
-        past_key_values: tileCache(tf, cache, k),
-        max_new_tokens: maxNewTokens - 1,
-        ...PLAIN_STEP,
-        logits_processor: [seededSampler(tf, params, (row) => rngs[row])],
-        stopping_criteria: [new RowStopper()],
+    const V = logits.length / P;
+    const firstTokens = rows.map(({ prompt, rng }) => sampleToken(logits.subarray(prompt * V, (prompt + 1) * V), params, rng));
+    generated = firstTokens.map((t) => [t]);
+    firstTokens.forEach((t, r) => ends.check(r, [t]));
+    if (!ends.allEnded) {
+      const R = rows.length;
+      const seq = new BigInt64Array(R * (width + 1));
+      const rowMask = new BigInt64Array(R * (width + 1));
+      rows.forEach(({ prompt }, r) => {
+        seq.set(ids.subarray(prompt * width, (prompt + 1) * width), r * (width + 1));
+        seq[r * (width + 1) + width] = BigInt(firstTokens[r]);
+        rowMask.set(mask.subarray(prompt * width, (prompt + 1) * width), r * (width + 1));
+        rowMask[r * (width + 1) + width] = 1n;
       });
-      const width = out.dims[1];
+      const out = await m.generate({
+        input_ids: new tf.Tensor('int64', seq, [R, width + 1]),
+        attention_mask: new tf.Tensor('int64', rowMask, [R, width + 1]),
+        past_key_values: tileCache(
+          tf,
+          cache,
+          prompts.map((p) => p.seeds.length),
+        ),
+        max_new_tokens: budget - 1,
+        ...PLAIN_STEP,
+        logits_processor:
+          params.temperature > 0
+            ? [
+                seededSampler(
+                  tf,
+                  params,
+                  (r) => rows[r].rng,
+                  (r) => ends.hasEnded(r),
+                ),
+              ]
+            : [],
+        stopping_criteria: [ends.criterion(tf, width)],
+      });
+      const outWidth = out.dims[1];
       const all = Array.from(out.data as BigInt64Array, Number);
       out.dispose?.();
-      rows = firstTokens.map((_, b) => all.slice(b * width + n, (b + 1) * width));
+      generated = rows.map((_, r) => all.slice(r * outWidth + width, (r + 1) * outWidth));
     }
     await cache.dispose();
   } finally {
@@ -146,23 +181,26 @@ export async function sampleFromOnePrefill(
   }
   const prefillMs = tap.ms;
   const totalMs = now() - t0;
-  if (host.isCancelled()) ended.fill('cancelled');
-  return rows.map((raw, b) => {
-    // A row that stopped early went on decoding with the others: keep it up to where it stopped.
-    const tokens = raw.slice(0, stoppedAt[b]);
-    let text = textOf(tokens);
-    const cut = stops.map((s) => text.indexOf(s)).filter((i) => i >= 0);
-    if (cut.length) text = text.slice(0, Math.min(...cut));
-    const finish: GenerateResult['finishReason'] = ended[b] ?? 'length';
-    const states = tap.states;
-    return {
+  // The tap holds [L+1, P, H] at the last position, which left padding makes every prompt's own last token.
+  const states = tap.states && tap.states.length === L1 * P * H ? tap.states : null;
+  const statesOf = (p: number): Float32Array | null => {
+    if (!states) return null;
+    const out = new Float32Array(L1 * H);
+    for (let l = 0; l < L1; l++) out.set(states.subarray((l * P + p) * H, (l * P + p + 1) * H), l * H);
+    return out;
+  };
+  const replies: GenerateResult[][] = prompts.map(() => []);
+  rows.forEach(({ prompt }, r) => {
+    const { text, tokens, finishReason } = ends.reply(r, generated[r]);
+    const n = prompts[prompt].ids.length;
+    replies[prompt].push({
       text,
       tokens,
-      promptTokens: ids,
-      prefillStates: states && states.length === L1 * H ? states.slice() : null,
+      promptTokens: prompts[prompt].ids,
+      prefillStates: statesOf(prompt),
       shape: [L1, H],
-      finishReason: finish,
-      // The prefill and the decoding are shared: every sample reports the batch's time.
+      finishReason,
+      // The prefill and the decoding are shared: every reply reports the batch's time.
       timing: {
         promptTokens: n,
         newTokens: tokens.length,
@@ -172,6 +210,7 @@ export async function sampleFromOnePrefill(
         prefillTokensPerSecond: prefillMs > 0 ? n / (prefillMs / 1000) : 0,
         decodeTokensPerSecond: 0,
       },
-    };
+    });
   });
+  return replies;
 }

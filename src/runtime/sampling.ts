@@ -10,6 +10,9 @@ export interface SamplingParams {
   topP: number;
 }
 
+/** Scratch for the tempered probabilities: sampleToken runs at every token of every row, so it does not allocate. */
+let scratch = new Float64Array(0);
+
 /** Samples an index from logits with temperature and nucleus (top-p) filtering. temperature <= 0 is argmax. */
 export function sampleToken(logits: ArrayLike<number>, { temperature, topP }: SamplingParams, rng: Rng): number {
   const n = logits.length;
@@ -17,7 +20,8 @@ export function sampleToken(logits: ArrayLike<number>, { temperature, topP }: Sa
   for (let i = 1; i < n; i++) if (logits[i] > logits[best]) best = i;
   if (!(temperature > 0)) return best;
   const max = logits[best];
-  const probs = new Float64Array(n);
+  if (scratch.length < n) scratch = new Float64Array(n);
+  const probs = scratch;
   let sum = 0;
   for (let i = 0; i < n; i++) {
     const p = Math.exp((logits[i] - max) / temperature);
@@ -25,19 +29,23 @@ export function sampleToken(logits: ArrayLike<number>, { temperature, topP }: Sa
     sum += p;
   }
   const p = Math.min(1, Math.max(topP, 0));
-  let candidates: number[];
-  if (p < 1) {
-    // sort by probability, ties by index, so the order does not depend on the sort implementation
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => probs[b] - probs[a] || a - b);
-    candidates = [];
-    let mass = 0;
-    for (const i of order) {
-      candidates.push(i);
-      mass += probs[i] / sum;
-      if (mass >= p) break;
+  if (p >= 1) {
+    // Every token is a candidate, in index order: the total is `sum`, added up in the same order.
+    let x = rng.next() * sum;
+    for (let i = 0; i < n; i++) {
+      x -= probs[i];
+      if (x < 0) return i;
     }
-  } else {
-    candidates = Array.from({ length: n }, (_, i) => i);
+    return n - 1;
+  }
+  // sort by probability, ties by index, so the order does not depend on the sort implementation
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => probs[b] - probs[a] || a - b);
+  const candidates: number[] = [];
+  let mass = 0;
+  for (const i of order) {
+    candidates.push(i);
+    mass += probs[i] / sum;
+    if (mass >= p) break;
   }
   let total = 0;
   for (const i of candidates) total += probs[i];

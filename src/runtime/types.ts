@@ -130,12 +130,21 @@ export interface LoadedModelInfo {
   dtype: ConcreteDtype;
 }
 
+/** One prompt and the seeds of its replies (generateSamples); the options' own seed is not read. */
+export interface SampleRequest {
+  options: GenerateOptions;
+  seeds: readonly (number | string)[];
+}
+
 /** The operations a loaded model exposes (the worker API and the Node runtime are both this). */
 export interface ModelApi {
   load(model: string, options?: LoadOptions, onProgress?: (p: LoadProgress) => void): Promise<LoadResult>;
   generate(options: GenerateOptions, onToken?: (textSoFar: string) => void): Promise<GenerateResult>;
-  /** One reply per seed to the same prompt, each as generate() with that seed gives it, from one prefill where it can. */
-  generateSamples(options: GenerateOptions, seeds: readonly (number | string)[]): Promise<GenerateResult[]>;
+  /**
+   * The replies to each request, one per seed, each as generate() with that seed gives it: decoded together, each
+   * prompt's seeds from one prefill, where the backend can.
+   */
+  generateSamples(requests: readonly SampleRequest[]): Promise<GenerateResult[][]>;
   /** Appends a user turn to an agent's conversation, generates the reply and records it. */
   chat(agentId: string, userContent: string, options?: Omit<GenerateOptions, 'messages' | 'prompt'>): Promise<GenerateResult>;
   setConversation(agentId: string, messages: ChatMessage[]): Promise<void>;

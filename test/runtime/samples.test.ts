@@ -1,27 +1,46 @@
 /**
- * K samples from one prefill (src/runtime/samples.ts), on the embedded models in Node: sample k is, token for token,
- * the reply that a lone generate() with seed k gives, with stop strings, end of sequence, greedy decoding, a grammar
- * (one call per seed) and a context that is nearly full.
+ * Replies decoded together (src/runtime/samples.ts), on the embedded models in Node. The reply to a prompt with seed
+ * k is, token for token, the reply that a lone generate() with seed k gives: K samples of one prompt from one prefill,
+ * and several prompts of different lengths (left padding) with one or K seeds each; with stop strings, end of
+ * sequence, different budgets, greedy decoding, a grammar (one call per reply) and a context that is nearly full.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeRuntime } from '../../src/runtime/node';
 import type { ModelRuntime } from '../../src/runtime/runtime';
-import type { GenerateOptions, GenerateResult } from '../../src/runtime/types';
-import { buildInboxVotePrompt, buildInitialVotePrompt } from '../../src/core/prompts/opinions';
+import type { GenerateOptions, GenerateResult, SampleRequest } from '../../src/runtime/types';
+import { buildInboxVotePrompt, buildInitialVotePrompt, buildStanceMessagePrompt } from '../../src/core/prompts/opinions';
 import { REPLY_FORMATS } from '../../src/core/prompts/formats';
 
 const persona = 'You are a 41-year-old moderate ferry mechanic from Tromsø who is not religious. You are blunt.';
+const PERSONAS = [
+  persona,
+  'You are a 67-year-old retired judge from Valparaíso. You are patient, careful with words, and a lifelong birdwatcher.',
+  'You are a student.',
+  'You are a 29-year-old nurse from Accra who works night shifts and volunteers at a food bank on Sundays. You are warm.',
+];
 const question = { kind: 'subjective' as const, statement: 'Cities should close their centres to private cars on weekends.' };
 const SEEDS = Array.from({ length: 8 }, (_, k) => `samples-test/a3/v${k}`);
 
-async function lone(rt: ModelRuntime, o: GenerateOptions, seeds: readonly string[]): Promise<GenerateResult[]> {
-  const out: GenerateResult[] = [];
-  for (const seed of seeds) out.push(await rt.generate({ ...o, seed }));
+/** What generate() gives each request and seed, one call at a time. */
+async function lone(rt: ModelRuntime, requests: readonly SampleRequest[]): Promise<GenerateResult[][]> {
+  const out: GenerateResult[][] = [];
+  for (const { options, seeds } of requests) {
+    const replies: GenerateResult[] = [];
+    for (const seed of seeds) replies.push(await rt.generate({ ...options, seed }));
+    out.push(replies);
+  }
   return out;
 }
-const view = (rs: GenerateResult[]) => rs.map((r) => ({ text: r.text, tokens: r.tokens, finish: r.finishReason }));
+const view = (rs: GenerateResult[][]) => rs.map((r) => r.map((x) => ({ text: x.text, tokens: x.tokens, finish: x.finishReason })));
+/** Both ways, compared reply by reply; returns the batched replies. */
+async function same(rt: ModelRuntime, requests: SampleRequest[]): Promise<GenerateResult[][]> {
+  const batched = await rt.generateSamples(requests);
+  expect(view(batched)).toEqual(view(await lone(rt, requests)));
+  return batched;
+}
+const one = (options: GenerateOptions, seeds: readonly string[]): SampleRequest[] => [{ options, seeds }];
 
-describe.each(['organism-opinions', 'tiny-social'])('%s: K samples from one prefill', (model) => {
+describe.each(['organism-opinions', 'tiny-social'])('%s: replies decoded together', (model) => {
   let rt: ModelRuntime;
   beforeAll(async () => {
     rt = createNodeRuntime();
@@ -29,43 +48,93 @@ describe.each(['organism-opinions', 'tiny-social'])('%s: K samples from one pref
   }, 60_000);
   afterAll(async () => rt?.dispose());
 
-  it('gives each seed the reply a lone call gives it: votes at the lab temperature, with a stop string', async () => {
+  it('K samples of one prompt: votes at the lab temperature, with a stop string', async () => {
     const vote = { messages: buildInitialVotePrompt(persona, question), temperature: 0.7, maxNewTokens: 6, stop: ['\n'] };
-    const batched = await rt.generateSamples(vote, SEEDS);
-    expect(view(batched)).toEqual(view(await lone(rt, vote, SEEDS)));
+    const [batched] = await same(rt, one(vote, SEEDS));
     // One prefill and one batched decode: every sample reports the same shared time (lone calls each have their own).
     expect(new Set(batched.map((r) => r.timing.totalMs)).size).toBe(1);
   });
 
-  it('matches lone calls on longer replies, where rows end at different steps', async () => {
+  it('K samples of one prompt on longer replies, where rows end at different steps', async () => {
     const o = {
       messages: buildInboxVotePrompt(persona, question, ['I agree: the air is cleaner.'], ['I disagree: shops lose customers.']),
       temperature: 1.2,
       maxNewTokens: 24,
     };
-    const batched = await rt.generateSamples(o, SEEDS);
-    expect(view(batched)).toEqual(view(await lone(rt, o, SEEDS)));
+    const [batched] = await same(rt, one(o, SEEDS));
     // The seeds give different replies (otherwise the comparison would prove little).
     expect(new Set(batched.map((r) => r.text)).size).toBeGreaterThan(1);
   });
 
-  it('is one reply copied when greedy, and one call per seed under a grammar', async () => {
-    const greedy = { messages: buildInitialVotePrompt(persona, question), temperature: 0, maxNewTokens: 6 };
-    const g = await rt.generateSamples(greedy, SEEDS.slice(0, 3));
-    expect(view(g)).toEqual(view(await lone(rt, greedy, SEEDS.slice(0, 3))));
-    const grammar = REPLY_FORMATS['vote-subjective'].grammar!();
-    const constrained = { ...greedy, temperature: 0.7, grammar };
-    expect(view(await rt.generateSamples(constrained, SEEDS.slice(0, 3)))).toEqual(view(await lone(rt, constrained, SEEDS.slice(0, 3))));
+  it('several prompts of different lengths, one seed each: messages with a stop string', async () => {
+    const requests = PERSONAS.flatMap((p, i) =>
+      (['Agree', 'Disagree'] as const).map((stance, k) => ({
+        options: { messages: buildStanceMessagePrompt(p, question, stance), temperature: 0.7, maxNewTokens: 40, stop: ['\n'] },
+        seeds: [`samples-test/a${i}/m${k}`],
+      })),
+    );
+    // The prompts differ in length, so every row but the longest is padded.
+    expect(new Set(requests.map((r) => rt.tokenize(r.options).length)).size).toBeGreaterThan(2);
+    const batched = await same(rt, requests);
+    expect(new Set(batched.map(([r]) => r.text)).size).toBeGreaterThan(2);
+    expect(new Set(batched.map(([r]) => r.timing.totalMs)).size).toBe(1);
   });
 
-  it('cuts every reply to the context left, as a lone call does', async () => {
+  it('several prompts with K seeds each, their own budgets and stops, and each prompt its own prefill states', async () => {
+    const requests: SampleRequest[] = PERSONAS.map((p, i) => ({
+      options: {
+        messages: buildInboxVotePrompt(p, question, ['I agree: the air is cleaner.'], i % 2 ? [] : ['I disagree: shops lose customers.']),
+        temperature: 1.2,
+        maxNewTokens: 4 + 7 * i,
+        ...(i === 1 ? { stop: ['e'] } : {}),
+      },
+      seeds: SEEDS.slice(0, 2 + i),
+    }));
+    const batched = await same(rt, requests);
+    const alone = await lone(rt, requests);
+    batched.forEach((replies, i) => {
+      expect(replies.length).toBe(2 + i);
+      for (const r of replies) expect(r.tokens.length).toBeLessThanOrEqual(4 + 7 * i);
+      const [a, b] = [replies[0].prefillStates!, alone[i][0].prefillStates!];
+      expect(a.length).toBe(b.length);
+      expect(Math.max(...a.map((x, j) => Math.abs(x - b[j])))).toBeLessThan(1e-3);
+    });
+  });
+
+  it('is one reply copied when greedy, and one call per reply under a grammar', async () => {
+    const greedy = { messages: buildInitialVotePrompt(persona, question), temperature: 0, maxNewTokens: 6 };
+    await same(rt, one(greedy, SEEDS.slice(0, 3)));
+    await same(
+      rt,
+      PERSONAS.map((p) => ({ options: { ...greedy, messages: buildStanceMessagePrompt(p, question, 'Agree'), maxNewTokens: 12 }, seeds: ['g'] })),
+    );
+    const grammar = REPLY_FORMATS['vote-subjective'].grammar!();
+    const constrained = { ...greedy, temperature: 0.7, grammar };
+    await same(rt, one(constrained, SEEDS.slice(0, 3)));
+    await same(rt, [
+      { options: constrained, seeds: SEEDS.slice(0, 2) },
+      { options: { ...constrained, messages: buildInitialVotePrompt(PERSONAS[1], question) }, seeds: SEEDS.slice(2, 3) },
+    ]);
+  });
+
+  it('cuts every reply to the context left, as a lone call does, and refuses a prompt that fills it', async () => {
     const info = (await rt.info())!;
     const filler = 'The ferry leaves at dawn and the harbour is cold. '.repeat(400);
     const ids = rt.tokenize({ prompt: filler });
-    const prompt = rt.decodeTokens(ids.slice(0, info.contextLength! - 3));
-    const o = { prompt, temperature: 0.9, maxNewTokens: 16 };
-    const batched = await rt.generateSamples(o, SEEDS.slice(0, 4));
+    const nearlyFull = rt.decodeTokens(ids.slice(0, info.contextLength! - 3));
+    const [batched] = await same(rt, one({ prompt: nearlyFull, temperature: 0.9, maxNewTokens: 16 }, SEEDS.slice(0, 4)));
     expect(batched.every((r) => r.tokens.length <= 3)).toBe(true);
-    expect(view(batched)).toEqual(view(await lone(rt, o, SEEDS.slice(0, 4))));
+    // Beside a short prompt, the nearly full one is answered on its own, with the same cut.
+    await same(rt, [
+      { options: { prompt: 'Hello', temperature: 0.9, maxNewTokens: 16 }, seeds: SEEDS.slice(0, 2) },
+      { options: { prompt: nearlyFull, temperature: 0.9, maxNewTokens: 16 }, seeds: SEEDS.slice(0, 2) },
+    ]);
+    const tooLong = rt.decodeTokens(ids.slice(0, info.contextLength! + 5));
+    await expect(
+      rt.generateSamples([
+        { options: { prompt: 'Hello', maxNewTokens: 4, temperature: 0.7 }, seeds: ['a'] },
+        { options: { prompt: tooLong, maxNewTokens: 4, temperature: 0.7 }, seeds: ['b'] },
+      ]),
+    ).rejects.toThrow(/reads at most/);
   });
 });

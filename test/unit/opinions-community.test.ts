@@ -6,7 +6,7 @@ import { fromEdges } from '../../src/core/graphs/signed';
 import { hashSeed } from '../../src/core/rng';
 import { episodeRng } from '../../src/core/runs/runner';
 import { runHeadless } from '../../src/core/runs/headless';
-import type { RunnerGenerateOptions, RunnerModel, RunnerModels } from '../../src/core/runs/models';
+import type { RunnerGenerateOptions, RunnerModel, RunnerModels, RunnerSampleRequest } from '../../src/core/runs/models';
 import type { Episode } from '../../src/core/runs/types';
 import { opinionsRunner } from '../../src/labs/opinions/runner';
 import { aggregateVotes, routeInboxes, storable } from '../../src/labs/opinions/community-runner';
@@ -382,15 +382,20 @@ describe('a community run on a deterministic fake model', () => {
     expect(defaultConfig(opinionsLab).mode).toBe('simulation');
   });
 
-  it('asks a host that shares prefills for all K votes at once, with the seeds one call per vote would use', async () => {
+  it("asks a host that decodes together for a round's messages and every agent's K votes at once, with the seeds one call per reply would use", async () => {
     const base = fakeModels().get('tiny-social');
-    const batches: (number | string)[][] = [];
+    const batches: (number | string)[][][] = [];
     const shared: RunnerModels = {
       get: () => ({
         ...base,
-        async generateSamples(o: RunnerGenerateOptions, seeds: readonly (number | string)[]) {
-          batches.push([...seeds]);
-          return Promise.all(seeds.map((seed) => base.generate({ ...o, seed })));
+        // A lone request (a retry that only one agent needs) is a plain call: recorded as a batch of one.
+        async generate(o: RunnerGenerateOptions) {
+          batches.push([[o.seed ?? 0]]);
+          return base.generate(o);
+        },
+        async generateSamples(requests: readonly RunnerSampleRequest[]) {
+          batches.push(requests.map((r) => [...r.seeds]));
+          return Promise.all(requests.map(({ options, seeds }) => Promise.all(seeds.map((seed) => base.generate({ ...options, seed })))));
         },
       }),
     };
@@ -404,10 +409,18 @@ describe('a community run on a deterministic fake model', () => {
         (k, v) => (k === 'seconds' ? undefined : v),
       );
     expect(rows(batched)).toBe(rows(lone));
-    // One batch per voting agent, each of K = 3 seeds ending in /v0, /v1, /v2.
+    // Votes: one batch per round holding every voting agent, each with K = 3 seeds ending in /v0, /v1, /v2.
+    const votes = batches.filter((b) => b.every((seeds) => seeds.length === 3));
     const voters = lone.episodes.flatMap(agentRows).filter((a) => a.rawVotes.length).length;
-    expect(batches.length).toBe(voters);
-    expect(batches.every((b) => b.length === 3 && b.every((s, k) => String(s).endsWith(`/v${k}`)))).toBe(true);
+    expect(votes.length).toBe(lone.episodes.length);
+    expect(votes.flat().length).toBe(voters);
+    expect(votes.flat().every((seeds) => seeds.every((s, k) => String(s).endsWith(`/v${k}`)))).toBe(true);
+    // Messages (rounds t ≥ 1): each try is one batch of the agents still without a parsed message, one seed each.
+    const messages = batches.filter((b) => b.every((seeds) => seeds.length === 1));
+    const tries = lone.episodes.flatMap(agentRows).reduce((a, r) => a + r.rawMessages.length, 0);
+    expect(messages.flat().length).toBe(tries);
+    expect(messages.flat().every(([s]) => /\/m\d$/.test(String(s)))).toBe(true);
+    expect(messages.some((b) => b.length > 1)).toBe(true);
   });
 
   it("replies that look like markup are stored defused, so the run's bundle still imports", async () => {

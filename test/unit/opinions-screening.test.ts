@@ -5,7 +5,7 @@ import { opinionsRunner } from '../../src/labs/opinions/runner';
 import type { OpinionsConfig } from '../../src/labs/opinions/graph';
 import { runHeadless } from '../../src/core/runs/headless';
 import { hashSeed } from '../../src/core/rng';
-import type { RunnerGenerateOptions, RunnerModel, RunnerModels } from '../../src/core/runs/models';
+import type { RunnerGenerateOptions, RunnerSampleRequest, RunnerModel, RunnerModels } from '../../src/core/runs/models';
 import { communityFromScreening, screeningCandidates, screeningPersonas, screenRows, type ScreeningResult } from '../../src/labs/opinions/screening-runner';
 import { opinionsRecord } from '../../src/labs/opinions/records';
 import { expectRecordsFit } from '../helpers/records-fit';
@@ -44,9 +44,9 @@ function fake(batches: (number | string)[][] = []): RunnerModels {
       if (ids(prompt) === 's04') text = h % 4 === 0 ? 'Maybe later' : 'Agree';
       return { text, prefillStates: null, shape: [2, 2], timing: { promptTokens: 1, newTokens: 1, totalMs: 0 }, finishReason: 'eos' };
     },
-    async generateSamples(o: RunnerGenerateOptions, seeds: readonly (number | string)[]) {
-      batches.push([...seeds]);
-      return Promise.all(seeds.map((seed) => model.generate({ ...o, seed })));
+    async generateSamples(requests: readonly RunnerSampleRequest[]) {
+      for (const { seeds } of requests) batches.push([...seeds]);
+      return Promise.all(requests.map(({ options, seeds }) => Promise.all(seeds.map((seed) => model.generate({ ...options, seed })))));
     },
     async encode() {
       throw new Error('not used');

@@ -48,10 +48,11 @@ export interface RunnerModel {
   readonly tokenizer?: string;
   generate(options: RunnerGenerateOptions): Promise<RunnerGenerateResult>;
   /**
-   * One reply per seed to the same prompt, each as generate() with that seed would give it (a host may share one
-   * prefill among them). Hosts without it are asked once per seed (`sampleReplies`).
+   * The replies to each request, one per seed, each as generate() with that seed would give it (a host may decode
+   * them together, and share one prefill among a prompt's seeds). Hosts without it are asked once per reply
+   * (`sampleEach`).
    */
-  generateSamples?(options: RunnerGenerateOptions, seeds: readonly (number | string)[]): Promise<RunnerGenerateResult[]>;
+  generateSamples?(requests: readonly RunnerSampleRequest[]): Promise<RunnerGenerateResult[][]>;
   /** Each prompt as one user message in the chat template when `chatTemplate`; states at the last token. */
   encode(prompts: string[], options?: { chatTemplate?: boolean; addGenerationPrompt?: boolean; batchSize?: number }): Promise<RunnerEncodeResult>;
   /** Stops a generate() in flight at its next token. */
@@ -92,14 +93,46 @@ export function requireModels(lab: string, models: RunnerModels | undefined): Ru
   return models;
 }
 
-/** One reply per seed to the same prompt: from the host's shared prefill where it has one, else one call per seed. */
+/** One prompt and the seeds of its replies; the options' own seed is not read. */
+export interface RunnerSampleRequest {
+  options: RunnerGenerateOptions;
+  seeds: readonly (number | string)[];
+}
+
+/** The replies to each request, one per seed: together where the host can, else one call per reply. */
+export async function sampleEach(
+  model: Pick<RunnerModel, 'generate' | 'generateSamples'>,
+  requests: readonly RunnerSampleRequest[],
+): Promise<RunnerGenerateResult[][]> {
+  if (model.generateSamples) return model.generateSamples(requests);
+  const out: RunnerGenerateResult[][] = [];
+  for (const { options, seeds } of requests) {
+    const replies: RunnerGenerateResult[] = [];
+    for (const seed of seeds) replies.push(await model.generate({ ...options, seed }));
+    out.push(replies);
+  }
+  return out;
+}
+
+/** One reply per seed to the same prompt. */
 export async function sampleReplies(
   model: Pick<RunnerModel, 'generate' | 'generateSamples'>,
   options: RunnerGenerateOptions,
   seeds: readonly (number | string)[],
 ): Promise<RunnerGenerateResult[]> {
-  if (model.generateSamples) return model.generateSamples(options, seeds);
-  const out: RunnerGenerateResult[] = [];
-  for (const seed of seeds) out.push(await model.generate({ ...options, seed }));
-  return out;
+  const [replies] = await sampleEach(model, [{ options, seeds }]);
+  return replies;
+}
+
+/** One reply to each request (with its own seed): together where the host can; a lone request is a plain call. */
+export async function generateEach(
+  model: Pick<RunnerModel, 'generate' | 'generateSamples'>,
+  requests: readonly RunnerGenerateOptions[],
+): Promise<RunnerGenerateResult[]> {
+  if (requests.length === 1) return [await model.generate(requests[0])];
+  const replies = await sampleEach(
+    model,
+    requests.map((options) => ({ options, seeds: [options.seed ?? 0] })),
+  );
+  return replies.map(([r]) => r);
 }

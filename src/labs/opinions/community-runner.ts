@@ -7,11 +7,11 @@
  * trajectory, the round, the agent and the vote (or message attempt), so a resumed or redone round repeats exactly
  * on the same model and backend.
  */
-import { askParsed } from '../../core/runs/ask';
+import { askParsedEach } from '../../core/runs/ask';
 import { constrainedReply } from '../../core/prompts/formats';
 import { hashSeed, createRng } from '../../core/rng';
 import { scanUntrusted } from '../../core/config/untrusted';
-import { requireModels, sampleReplies, type RunnerGenerateOptions } from '../../core/runs/models';
+import { requireModels, sampleEach, type RunnerGenerateOptions } from '../../core/runs/models';
 import { throwIfAborted } from '../../core/cancel';
 import type { EpisodeContext } from '../../core/runs/runner';
 import type { Episode, RunResult } from '../../core/runs/types';
@@ -180,18 +180,23 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
   const messageStance: (string | null)[] = new Array(n).fill(null);
   const messageFailures = new Array<number>(n).fill(0);
   if (prev) {
-    for (let i = 0; i < n; i++) {
-      if (!updating[i]) continue;
-      const asked = await askParsed(model, {
+    // Every updating agent's message is asked at once: each try decodes the messages still unanswered together.
+    const writers = Array.from({ length: n }, (_, i) => i).filter((i) => updating[i]);
+    const answers = await askParsedEach(
+      model,
+      writers.map((i) => ({
         messages: buildStanceMessagePrompt(personas[i], question, voteFor(question.kind, prev[i].spin)),
-        parse: (text) => parseStanceMessage(text, question.kind),
+        parse: (text: string) => parseStanceMessage(text, question.kind),
         attempts: c.messageAttempts,
         maxNewTokens: c.messageTokens,
         temperature: c.temperature,
         stop: ['\n'],
-        seed: (a) => `${base}/a${i}/m${a}`,
+        seed: (a: number) => `${base}/a${i}/m${a}`,
         signal: ctx.signal,
-      });
+      })),
+    );
+    writers.forEach((i, j) => {
+      const asked = answers[j];
       rawMessages[i].push(...asked.raw);
       for (const text of asked.raw) step(`agent ${i} says: ${text.slice(0, 120)}`);
       messageFailures[i] = asked.ok ? asked.raw.length - 1 : asked.raw.length;
@@ -199,18 +204,40 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
         delivered[i] = asked.value.text;
         messageStance[i] = asked.value.stance;
       }
-    }
+    });
   }
   const inbox = prev ? routeInboxes(graph, delivered) : null;
 
-  // 2. Votes: K per updating agent, from persona + question (t = 0) or + its two inboxes (t ≥ 1).
+  // 2. Votes: K per updating agent, from persona + question (t = 0) or + its two inboxes (t ≥ 1). Every agent's K
+  // votes are asked at once: each agent's K share one prefill, and all are decoded together, where the host allows it;
+  // vote k of agent i is still the reply to its own seed.
+  const friendlyOf = (i: number) => (inbox && updating[i] ? inbox.friendly[i] : []);
+  const unfriendlyOf = (i: number) => (inbox && updating[i] ? inbox.unfriendly[i] : []);
+  const voting = Array.from({ length: n }, (_, i) => i).filter((i) => updating[i]);
+  throwIfAborted(ctx.signal);
+  const ballots = await sampleEach(
+    model,
+    voting.map((i) => ({
+      options: {
+        ...voteAsk,
+        messages: prev
+          ? buildInboxVotePrompt(
+              personas[i],
+              question,
+              friendlyOf(i).map((j) => delivered[j]!),
+              unfriendlyOf(i).map((j) => delivered[j]!),
+            )
+          : buildInitialVotePrompt(personas[i], question),
+      },
+      seeds: Array.from({ length: c.votesPerRound }, (_, k) => `${base}/a${i}/v${k}`),
+    })),
+  );
+  throwIfAborted(ctx.signal);
   const rows: AgentRow[] = [];
   let votesTotal = 0;
   let voteFailuresTotal = 0;
   for (let i = 0; i < n; i++) {
     const p = prev?.[i];
-    const friendlyFrom = inbox && updating[i] ? inbox.friendly[i] : [];
-    const unfriendlyFrom = inbox && updating[i] ? inbox.unfriendly[i] : [];
     const row: AgentRow = {
       kind: 'agent',
       question: item.id,
@@ -231,26 +258,13 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
       messageStance: messageStance[i],
       rawMessages: rawMessages[i],
       messageFailures: messageFailures[i],
-      friendlyFrom,
-      unfriendlyFrom,
+      friendlyFrom: friendlyOf(i),
+      unfriendlyFrom: unfriendlyOf(i),
       escaped: 0,
     };
     if (updating[i]) {
-      const prompt = prev
-        ? buildInboxVotePrompt(
-            personas[i],
-            question,
-            friendlyFrom.map((j) => delivered[j]!),
-            unfriendlyFrom.map((j) => delivered[j]!),
-          )
-        : buildInitialVotePrompt(personas[i], question);
       const votes: (Vote | null)[] = [];
-      // The K votes share one prefill where the model's host allows it; vote k is still the reply to seed k.
-      throwIfAborted(ctx.signal);
-      const seeds = Array.from({ length: c.votesPerRound }, (_, k) => `${base}/a${i}/v${k}`);
-      const replies = await sampleReplies(model, { ...voteAsk, messages: prompt }, seeds);
-      throwIfAborted(ctx.signal);
-      for (const { text } of replies) {
+      for (const { text } of ballots[voting.indexOf(i)]) {
         const parsed = parseVote(text, question.kind);
         votes.push(parsed.ok ? parsed.value : null);
         row.rawVotes.push(text);
