@@ -51,6 +51,12 @@ export interface ConditionSummary {
   /** P − P(none) and its standard error (paired by seed). */
   delta: number | null;
   deltaSe: number | null;
+  /**
+   * H − H(none) and its standard error (paired by seed), H averaged over the same last epochs: the echo chamber.
+   * The seed's random interactions moved H (0.48 → 0.28) and left P "barely moved" (the method note).
+   */
+  deltaH: number | null;
+  deltaHSe: number | null;
   failures: number;
   calls: number;
 }
@@ -82,22 +88,28 @@ async function runOne(s: PolarizationSetup, kind: Intervention, seed: number, mo
 
 export async function runInterventions(s: PolarizationSetup, models: RunnerModels, only: readonly Intervention[] = INTERVENTIONS): Promise<ConditionSummary[]> {
   const finals = new Map<Intervention, number[]>();
+  const finalsH = new Map<Intervention, number[]>();
   const out: ConditionSummary[] = [];
   for (const kind of only) {
     const runs: EpochRow[][] = [];
     for (const seed of s.seeds) runs.push(await runOne(s, kind, seed, models));
     const final = runs.map((series) => mean(series.slice(-s.window).map((r) => r.P)));
+    const finalH = runs.map((series) => mean(series.slice(-s.window).map((r) => r.H)));
     finals.set(kind, final);
-    const base = finals.get('none');
-    const diffs = base && kind !== 'none' ? final.map((p, i) => p - base[i]) : null;
+    finalsH.set(kind, finalH);
+    const paired = (xs: number[], base: number[] | undefined) => (base && kind !== 'none' ? xs.map((x, i) => x - base[i]) : null);
+    const diffs = paired(final, finals.get('none'));
+    const diffsH = paired(finalH, finalsH.get('none'));
     out.push({
       intervention: kind,
       P: mean(final),
       se: se(final),
-      H: mean(runs.map((series) => mean(series.slice(-s.window).map((r) => r.H)))),
+      H: mean(finalH),
       series: runs[0].map((_, e) => mean(runs.map((series) => series[e]?.P ?? NaN))),
       delta: diffs ? mean(diffs) : null,
       deltaSe: diffs ? se(diffs) : null,
+      deltaH: diffsH ? mean(diffsH) : null,
+      deltaHSe: diffsH ? se(diffsH) : null,
       failures: runs.flat().reduce((n, r) => n + (r.failures ?? 0), 0),
       calls: runs.flat().reduce((n, r) => n + (r.calls ?? 0), 0),
     });
