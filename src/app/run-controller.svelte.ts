@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import type { Episode, RunMeta, RunResult } from '../core/runs/types';
-import { newRunId, resultsAreCurrent } from '../core/runs/types';
+import { newRunId } from '../core/runs/types';
+import { staleResults } from '../core/runs/results';
 import { openLabByName } from '../labs/registry';
 import type { OpenLab } from '../labs/lab-module';
 import { checkStorageFor, StorageFullError, type RunStore } from '../store/run-store';
@@ -234,27 +235,29 @@ export class RunController {
   private async storeResults(store: RunStore, meta: RunMeta): Promise<void> {
     const episodes = await store.episodes(meta.id);
     const results = await this.host.call((api) => api.summarize(meta.lab, meta.config, episodes));
-    const version = openLabByName(meta.lab).resultsVersion;
-    for (const r of results) await store.putResult(meta.id, r.name, r.value, version);
+    await store.replaceResults(meta.id, results, openLabByName(meta.lab).resultsVersion);
   }
 
   /**
-   * A stored run's results, as its lab's views read them: a finished run whose stored results were computed with
-   * other result shapes (an older version of the lab, or none stored) has them computed again from its records first.
+   * A stored run's results, as its lab's views read them (through readResult, which parses each with its schema): a
+   * finished run whose stored results were computed with other result shapes (an older version of the lab, or none
+   * stored), or one of whose results does not parse with its lab's schema (damaged in storage), has them computed
+   * again from its records first.
    */
   async currentResults(runId: string): Promise<RunResult[]> {
     const store = await this.store();
     const meta = await store.getRun(runId);
     if (!meta) throw new Error(`run ${runId} does not exist`);
     const stored = await store.results(runId);
-    if (meta.status !== 'done' || resultsAreCurrent(stored, openLabByName(meta.lab).resultsVersion)) return stored;
+    if (meta.status !== 'done' || staleResults(openLabByName(meta.lab).results, stored) === null) return stored;
     await this.storeResults(store, meta);
     return store.results(runId);
   }
 
   /**
-   * Computes a finished run's results again from its records (an imported run: its results.json is not trusted,
-   * since a view reads results without checking their shape). Runs beside an active run; it only uses the compute worker.
+   * Computes a finished run's results again from its records (an imported run: its results.json is not taken as it
+   * is, since the records are what the bundle reader checked row by row). Runs beside an active run; it only uses the
+   * compute worker.
    */
   async recomputeResults(runId: string): Promise<void> {
     const store = await this.store();

@@ -5,6 +5,7 @@ import type { ComputeContext, EpisodeContext, LabRunner, RunPlan } from '../core
 import type { Episode, RunResult, StoredRecord } from '../core/runs/types';
 import type { LivePlot } from '../core/runs/live-plot';
 import { episodeReader, RecordError, type RecordsDefinition } from '../core/runs/records';
+import type { ResultSchemas, ResultsDefinition, SummaryOf } from '../core/runs/results';
 
 /** Props every lab view receives from the lab page: the lab's validated config and a way to change it (and the link). */
 export interface LabViewProps<C> {
@@ -38,19 +39,27 @@ export interface LabPreset<C> {
 
 /**
  * Everything one lab declares, once: its config definition (id, title, texts, schema, migrations, version), its
- * record shapes (schema, version, migrations), its runner, its view, its description and its presets.
- * `src/labs/registry.ts` lists these modules and nothing else. `R` is the type of one record the runner writes.
+ * record shapes (schema, version, migrations), its result shapes (a schema per named result, and their version), its
+ * runner, its view, its description and its presets. `src/labs/registry.ts` lists these modules and nothing else.
+ * `R` is the type of one record the runner writes; `Res` the schemas of its results.
  */
-export interface LabModule<S extends z.ZodObject = z.ZodObject, N extends LabName = LabName, R extends StoredRecord = StoredRecord> {
+export interface LabModule<
+  S extends z.ZodObject = z.ZodObject,
+  N extends LabName = LabName,
+  R extends StoredRecord = StoredRecord,
+  Res extends ResultSchemas = ResultSchemas,
+> {
   definition: LabDefinition<S, N>;
   /** The rows its episodes hold (src/labs/<lab>/records.ts): bundles are checked with it, stored episodes parsed. */
   records: RecordsDefinition<R>;
   /**
-   * The version of the shapes its runner's summarize returns. Raise it when a result changes shape: stored results of
-   * another version are then computed again from the records before a view reads them.
+   * The shapes its runner's summarize returns (src/labs/<lab>/results.ts): a zod schema per result name, and their
+   * version. Raise the version when a result changes shape: stored results of another version, or that do not parse,
+   * are computed again from the records before a view reads them (through readResult / resultOf).
    */
-  results: { version: number };
-  runner: LabRunner<z.output<S>, R>;
+  results: ResultsDefinition<Res>;
+  /** Its summarize returns only the declared names, each with a value of its schema's shape (checked at compile time). */
+  runner: LabRunner<z.output<S>, R, NoInfer<SummaryOf<Res>>>;
   view: LabViewLoader<z.output<S>>;
   description: LabDescription;
   presets: readonly LabPreset<z.output<S>>[];
@@ -60,7 +69,9 @@ export interface LabModule<S extends z.ZodObject = z.ZodObject, N extends LabNam
  * Declares a lab module; the type parameters come from the definition and the record schema, so runner and view must
  * agree with the config schema, and what the runner writes and reads with the record schema.
  */
-export function defineLabModule<S extends z.ZodObject, N extends LabName, R extends StoredRecord>(module: LabModule<S, N, R>): LabModule<S, N, R> {
+export function defineLabModule<S extends z.ZodObject, N extends LabName, R extends StoredRecord, Res extends ResultSchemas>(
+  module: LabModule<S, N, R, Res>,
+): LabModule<S, N, R, Res> {
   if (module.runner.lab !== module.definition.name) {
     throw new Error(`lab ${module.definition.name}: its runner says it belongs to ${module.runner.lab}`);
   }
@@ -70,6 +81,7 @@ export function defineLabModule<S extends z.ZodObject, N extends LabName, R exte
   if (!Number.isInteger(module.results.version) || module.results.version < 1) {
     throw new Error(`lab ${module.definition.name}: its results version must be a whole number of 1 or more`);
   }
+  if (!Object.keys(module.results.schemas).length) throw new Error(`lab ${module.definition.name}: it declares no result`);
   return module;
 }
 
@@ -95,6 +107,8 @@ export interface OpenLab extends LabRunner<unknown> {
   recordsVersion: number;
   /** The version of the result shapes its summaries have; stored results of another version are recomputed. */
   resultsVersion: number;
+  /** Its result shapes (schemas and version): stored results that do not parse with them are recomputed. */
+  results: ResultsDefinition;
   description: LabDescription;
   /** The lab's presets (their texts; presetConfig gives the config). */
   presets: readonly { id: string; title: string; caption: string; tour: readonly string[] }[];
@@ -113,7 +127,7 @@ export interface OpenLab extends LabRunner<unknown> {
   firstDamaged(episodes: readonly Episode[]): { index: number; problem: string } | null;
 }
 
-export function openLab<S extends z.ZodObject, N extends LabName, R extends StoredRecord>(module: LabModule<S, N, R>): OpenLab {
+export function openLab<S extends z.ZodObject, N extends LabName, R extends StoredRecord, Res extends ResultSchemas>(module: LabModule<S, N, R, Res>): OpenLab {
   const { definition, runner, description } = module;
   const parse = (raw: unknown) => parseConfig(definition, raw);
   // Stored episodes arrive untyped (the store, a worker message, a sweep's Redis, a resumed CLI run): the runner reads
@@ -125,6 +139,7 @@ export function openLab<S extends z.ZodObject, N extends LabName, R extends Stor
     definition,
     recordsVersion: module.records.version,
     resultsVersion: module.results.version,
+    results: module.results,
     description,
     parse,
     presets: module.presets.map(({ id, title, caption, tour }) => ({ id, title, caption, tour })),

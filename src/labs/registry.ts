@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { LAB_NAMES, type LabDefinition, type LabName } from '../core/config/lab-definition';
 import type { RecordsDefinition } from '../core/runs/records';
+import type { ResultSchemas, ResultsDefinition } from '../core/runs/results';
 import { openLab, type LabModule, type OpenLab } from './lab-module';
 import { synchronyModule } from './synchrony/module';
 import { similarityModule } from './similarity/module';
@@ -21,18 +22,24 @@ const modules = {
 
 type SchemaOf<M> = M extends { definition: LabDefinition<infer S extends z.ZodObject, LabName> } ? S : never;
 type RecordOf<M> = M extends { records: RecordsDefinition<infer R> } ? R : never;
+type ResultsOf<M> = M extends { results: ResultsDefinition<infer S extends ResultSchemas> } ? S : never;
 
 /**
- * Each lab's module with its own config and record types (a correlated map: `LabModules[K]` is lab K's module for
- * any K).
+ * Each lab's module with its own config, record and result types (a correlated map: `LabModules[K]` is lab K's
+ * module for any K).
  */
-export type LabModules = { [K in LabName]: LabModule<SchemaOf<(typeof modules)[K]>, K, RecordOf<(typeof modules)[K]>> };
+export type LabModules = {
+  [K in LabName]: LabModule<SchemaOf<(typeof modules)[K]>, K, RecordOf<(typeof modules)[K]>, ResultsOf<(typeof modules)[K]>>;
+};
 
 /** The config type of lab K, as its runner and its view see it. */
 export type LabConfig<K extends LabName> = z.output<SchemaOf<(typeof modules)[K]>>;
 
 /** One record of lab K, as its runner writes it and its record schema parses it. */
 export type LabRecord<K extends LabName> = RecordOf<(typeof modules)[K]>;
+
+/** The result schemas of lab K, by result name (src/labs/<lab>/results.ts). */
+export type LabResults<K extends LabName> = ResultsOf<(typeof modules)[K]>;
 
 export const LAB_MODULE_BY_NAME: LabModules = modules;
 

@@ -138,6 +138,22 @@ export class RunStore {
     );
   }
 
+  /**
+   * The run's results, all of them replaced at once by a new summary's (computed with result version `version`): a
+   * result of a name the summary no longer returns does not stay behind, in one transaction.
+   */
+  async replaceResults(runId: string, results: readonly Pick<RunResult, 'name' | 'value'>[], version: number): Promise<void> {
+    await this.guard('the results', async () => {
+      const tx = this.db.transaction('results', 'readwrite');
+      const old = await tx.store.index('byRun').getAllKeys(runId);
+      const updatedAt = new Date().toISOString();
+      await allOrNothing(tx, (writes) => {
+        for (const k of old) writes.push(tx.store.delete(k));
+        for (const { name, value } of results) writes.push(tx.store.put({ runId, name, value, updatedAt, version }));
+      });
+    });
+  }
+
   async results(runId: string): Promise<RunResult[]> {
     const rows = await this.db.getAllFromIndex('results', 'byRun', runId);
     return rows.map(({ runId: _, ...r }) => r);

@@ -107,7 +107,9 @@ describe('bundle records are checked with the lab schema', async () => {
       /Polarization records of version 3, and this version of the lab reads version 1: .*newer version of the lab/,
     );
     const module = LAB_MODULE_BY_NAME.polarization;
-    const later: BundleLab[] = [{ definition: module.definition, records: { ...module.records, version: 3, migrations: { 2: (r) => r } } }];
+    const later: BundleLab[] = [
+      { definition: module.definition, records: { ...module.records, version: 3, migrations: { 2: (r) => r } }, results: module.results },
+    ];
     expect(() => readBundle(bytes, later)).toThrow(
       /Polarization records of version 1, and this version of the lab reads version 3 and cannot convert them \(nothing converts version 1\)/,
     );
@@ -127,7 +129,9 @@ describe('bundle records are checked with the lab schema', async () => {
       const { leaders, ...rest } = r;
       return { ...rest, elites: leaders };
     };
-    const v2: BundleLab[] = [{ definition: module.definition, records: { ...module.records, version: 2, migrations: { 1: fromLeaders } } }];
+    const v2: BundleLab[] = [
+      { definition: module.definition, records: { ...module.records, version: 2, migrations: { 1: fromLeaders } }, results: module.results },
+    ];
     expect(() => readBundle(renamed, LAB_MODULES)).toThrow(/elites: missing \(expected array\)/);
     const read = readBundle(renamed, v2);
     expect(read.meta.recordsVersion).toBe(2);

@@ -1,3 +1,5 @@
+import { resultOf } from '../../src/core/runs/results';
+import { opinionsResults } from '../../src/labs/opinions/results';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
@@ -268,7 +270,7 @@ describe('a community run on a deterministic fake model', () => {
       expect(r.n).toBeCloseTo(rows.reduce((s, a) => s + a.obar, 0) / 5, 12);
     }
     expect(failures).toBeGreaterThan(0);
-    const res = bundle.results.find((x) => x.name === 'community')!.value as { votes: number; voteFailures: number; voteParseRate: number };
+    const res = resultOf(opinionsResults, bundle.results, 'community')!;
     expect(res.votes).toBe(45);
     expect(res.voteFailures).toBe(failures);
     // Every call has its own seed.
@@ -302,7 +304,7 @@ describe('a community run on a deterministic fake model', () => {
       expect(ep.states.length).toBe(15);
     }
     expect(trajs[0].id).toBe('o04/g0/e0');
-    const fromResult = bundle.results.find((r) => r.name === 'trajectories')!.value as { trajectories: unknown[] };
+    const fromResult = resultOf(opinionsResults, bundle.results, 'trajectories')!;
     expect(fromResult.trajectories).toEqual(trajs);
     // The Fit panel and `ising fit` read them from the run's result, validated like an imported file.
     expect(validateTrajectoryFile(fromResult).ok).toBe(true);

@@ -1,3 +1,5 @@
+import { resultOf } from '../../src/core/runs/results';
+import { opinionsResults } from '../../src/labs/opinions/results';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/core/config/validate';
 import { opinionsLab } from '../../src/labs/opinions/config';
@@ -6,7 +8,7 @@ import type { OpinionsConfig } from '../../src/labs/opinions/graph';
 import { runHeadless } from '../../src/core/runs/headless';
 import { hashSeed } from '../../src/core/rng';
 import type { RunnerGenerateOptions, RunnerSampleRequest, RunnerModel, RunnerModels } from '../../src/core/runs/models';
-import { communityFromScreening, screeningCandidates, screeningPersonas, screenRows, type ScreeningResult } from '../../src/labs/opinions/screening-runner';
+import { communityFromScreening, screeningCandidates, screeningPersonas, screenRows } from '../../src/labs/opinions/screening-runner';
 import { opinionsRecord } from '../../src/labs/opinions/records';
 import { expectRecordsFit } from '../helpers/records-fit';
 import { decodeLink, encodeLinkFragment } from '../../src/core/config/link';
@@ -87,7 +89,7 @@ describe('question screening', () => {
     expect(by.s03.within).toBeGreaterThan(by.s03.between);
     expect(by.s04.failed).toBeGreaterThan(0);
     expect(by.s04.parsed + by.s04.failed).toBe(24);
-    const result = bundle.results.find((r) => r.name === 'screening')!.value as ScreeningResult;
+    const result = resultOf(opinionsResults, bundle.results, 'screening')!;
     const ranked = result.ranked.map((r) => r.entropy);
     expect(ranked).toEqual([...ranked].sort((a, b) => b - a));
     expect(result.kept).toEqual(result.ranked.slice(0, 2).map((r) => r.question));
@@ -99,7 +101,7 @@ describe('question screening', () => {
   it('turns the choice into a community config whose link carries the ranked table', async () => {
     const c = cfg();
     const bundle = await runHeadless(opinionsLab, opinionsRunner, c, { models: fake() });
-    const result = bundle.results.find((r) => r.name === 'screening')!.value as ScreeningResult;
+    const result = resultOf(opinionsResults, bundle.results, 'screening')!;
     const next = communityFromScreening(c, result);
     expect(next.mode).toBe('community');
     expect(next.community.questions).toEqual(result.kept);

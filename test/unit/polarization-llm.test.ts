@@ -1,10 +1,12 @@
+import { resultOf } from '../../src/core/runs/results';
+import { polarizationResults } from '../../src/labs/polarization/results';
 import { describe, expect, it } from 'vitest';
 import { polarizationLab } from '../../src/labs/polarization/config';
 import { validateConfig } from '../../src/core/config/validate';
 import { polarizationRunner } from '../../src/labs/polarization/runner';
 import type { PolarizationConfig } from '../../src/labs/polarization/network';
 import { networkFromTensors } from '../../src/labs/polarization/network';
-import { traitHolders, type EpochRow } from '../../src/labs/polarization/llm-runner';
+import { traitHolders } from '../../src/labs/polarization/llm-runner';
 import { CONFIRMATION_BIAS_TRAIT, SELECTIVE_EXPOSURE_TRAIT } from '../../src/core/prompts/polarization';
 import { homophily, polarization } from '../../src/core/polarization/metrics';
 import { episodeRng } from '../../src/core/runs/runner';
@@ -79,8 +81,8 @@ describe('Polarization lab: LLM agents', () => {
     expect(byKind('yes-no').length).toBeGreaterThan(0);
     expect(byKind('yes-no').every((c) => c.grammar === 'root ::= "Yes" | "No"')).toBe(true);
     expect(byKind('free').every((c) => c.grammar === undefined)).toBe(true);
-    const [result] = await polarizationRunner.summarize(constrained.config, eps);
-    expect((result.value as { decoding?: string }).decoding).toBe('constrained');
+    const result = resultOf(polarizationResults, await polarizationRunner.summarize(constrained.config, eps), 'polarization');
+    expect(result?.decoding).toBe('constrained');
   });
 
   it('plans one episode per epoch on the named model, interventions included', () => {
@@ -171,10 +173,9 @@ describe('Polarization lab: LLM agents', () => {
   it('summarizes P(t), H(t), the echo-chamber table and the counts', async () => {
     const c = config();
     const eps = await runAll(c);
-    const [r] = await polarizationRunner.summarize(c, eps);
-    const v = r.value as { series: EpochRow[]; echo: { windows: number; echoChamber: number }; calls: number; messages: number };
+    const v = resultOf(polarizationResults, await polarizationRunner.summarize(c, eps), 'polarization')!;
     expect(v.series).toHaveLength(5);
-    expect(v.echo.windows).toBe(1);
+    expect(v.echo!.windows).toBe(1);
     expect(v.calls).toBe(rowsOf(eps).reduce((n, x) => n + (x.calls ?? 0), 0));
     expect(v.messages).toBeGreaterThan(0);
   });

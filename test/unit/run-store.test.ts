@@ -134,9 +134,15 @@ describe('RunStore', () => {
     await store.putRun(meta('x'));
     await store.appendEpisode('x', episode(0));
     await store.appendEpisode('x', episode(1));
-    await store.putResult('x', 'summary', { n: 2 });
+    const magnetisation = { meanAbsN: 0.3, chi: 1.5, episodes: 2, note: 'second half of each replica' };
+    await store.putResult('x', 'magnetisation', magnetisation, 1);
+    // A result the lab does not declare is left out on import, and said so (results are derived from the records).
+    await store.putResult('x', 'summary', { n: 2 }, 1);
     const bytes = writeBundle(await store.exportRun('x'));
     const bundle = readBundle(bytes, LAB_MODULES);
+    expect(bundle.resultsLeftOut).toEqual([
+      { name: 'summary', problem: expect.stringMatching(/^results\.json: result "summary" is not a result of this lab/) },
+    ]);
     const imported = await store.importRun(bundle, 'y');
     expect(imported.importedFrom).toBe('x');
     expect(imported.episodesDone).toBe(2);
@@ -144,7 +150,7 @@ describe('RunStore', () => {
     const eps = await store.episodes('y');
     expect(eps[1].records).toEqual(episode(1).records);
     expect(Array.from(eps[0].tensors.states.data as Float32Array)).toEqual(Array.from(episode(0).tensors.states.data as Float32Array));
-    expect((await store.results('y'))[0].value).toEqual({ n: 2 });
+    expect(await store.results('y')).toEqual([expect.objectContaining({ name: 'magnetisation', value: magnetisation, version: 1 })]);
   });
 });
 

@@ -4,7 +4,6 @@ import { validateConfig } from '../../src/core/config/validate';
 import { gameQueue, similarityRunner } from '../../src/labs/similarity/runner';
 import { playGame, MOVE_ATTEMPTS, type GameName, type GameRecord, type RoundRecord } from '../../src/labs/similarity/games';
 import { similarityRegression, type GameRow } from '../../src/labs/similarity/games-analysis';
-import type { SimilarityAnalysis } from '../../src/labs/similarity/analysis';
 import { mixedLM } from '../../src/core/mixedlm';
 import { createRng } from '../../src/core/rng';
 import { episodeRng } from '../../src/core/runs/runner';
@@ -172,7 +171,7 @@ describe('Similarity runner with games', () => {
     expect(g).toMatchObject({ kind: 'game', game: 'wordGuessing', a: 'org/a', b: 'org/a', repeat: 0, rounds: 3, scores: [3, 3] });
     expect((eps[3].records.slice(1) as unknown as RoundRecord[]).map((r) => r.round)).toEqual([1, 2, 3]);
     const [res] = await similarityRunner.summarize(cfg, eps);
-    const a = res.value as SimilarityAnalysis;
+    const a = res.value;
     expect(a.pairs).toHaveLength(6);
     const games = a.games!;
     // word guessing: one row per game (the thinker focal); public goods: one per player

@@ -43,7 +43,7 @@ async function runAll(c: SimilarityConfig, models: ReturnType<typeof modelsOf>):
 async function analysisOf(c: SimilarityConfig, eps: Episode<SimilarityRecord>[]): Promise<SimilarityAnalysis> {
   const [r] = await similarityRunner.summarize(c, eps);
   expect(r.name).toBe('similarity');
-  return r.value as SimilarityAnalysis;
+  return r.value;
 }
 
 describe('Similarity runner: CKA between models', () => {

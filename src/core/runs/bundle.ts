@@ -6,13 +6,15 @@ import type { LabDefinition } from '../config/lab-definition';
 import { seedOf } from '../config/fields';
 import { parseJson, scanUntrusted } from '../config/untrusted';
 import { checkRecord, recordMigration, type RecordsDefinition } from './records';
+import { checkResult, type ResultsDefinition } from './results';
 import type { Episode, RunMeta, RunResult, StoredRecord } from './types';
 
 /**
  * The one export format, shared by the UI and the CLI: a zip holding run.json (metadata), config.json,
  * records.jsonl (one JSON row per line, each with its "episode"), tensors.safetensors (named "ep<k>/<name>")
  * and results.json. Documented in docs/formats.md. run.json carries `recordsVersion`, the version of the lab's record
- * shapes the rows were written with (absent in bundles written before it was kept: read as the current version).
+ * shapes the rows were written with (absent in bundles written before it was kept: read as the current version); each
+ * result in results.json its `version`, the version of the lab's result shapes it was computed with.
  */
 export const BUNDLE_FORMAT = 'social-minds-lab/run-bundle@1';
 export const MAX_BUNDLE_BYTES = 1024 * 1024 * 1024;
@@ -25,15 +27,22 @@ export interface RunBundle<R extends StoredRecord = StoredRecord> {
   meta: RunMeta;
   episodes: Episode<R>[];
   results: RunResult[];
+  /**
+   * Read from a file: the results of results.json that were left out, each with why (another result version, a name
+   * the lab does not declare, a value that does not parse with its schema). They are derived: the lab computes them
+   * again from the records, which were all checked.
+   */
+  resultsLeftOut?: { name: string; problem: string }[];
 }
 
 /**
- * What the reader needs to know of a lab: its config definition and its record shapes. A lab module has both, so the
- * registry's LAB_MODULES is such a list (structurally: core code does not import the labs).
+ * What the reader needs to know of a lab: its config definition, its record shapes and its result shapes. A lab
+ * module has all three, so the registry's LAB_MODULES is such a list (structurally: core code does not import the labs).
  */
 export interface BundleLab {
   definition: LabDefinition;
   records: RecordsDefinition;
+  results: ResultsDefinition;
 }
 
 export function writeBundle(bundle: RunBundle): Uint8Array {
@@ -65,8 +74,10 @@ const RUN_JSON = z.looseObject({
   createdAt: z.string().max(100).optional(),
   recordsVersion: z.unknown().optional(),
 });
-/** results.json: a list of named results. What a result holds is the lab's to say; the page computes them again. */
-const RESULTS_JSON = z.array(z.object({ name: z.string().max(200), value: z.unknown(), updatedAt: z.string().max(100) }));
+/** results.json: a list of named results. What a result holds is the lab's result schema's to say (readBundle). */
+const RESULTS_JSON = z.array(
+  z.object({ name: z.string().max(200), value: z.unknown(), updatedAt: z.string().max(100), version: z.number().int().min(1).optional() }),
+);
 
 /** No record is this long; a longer line is refused before it is decoded (a JS string tops out near 512 MB). */
 export const MAX_RECORD_LINE_BYTES = 64 * 1024 * 1024;
@@ -115,7 +126,9 @@ function recordsUpgrade(lab: BundleLab, written: unknown): ((row: StoredRecord) 
 /**
  * Reads an untrusted bundle. Throws BundleError with a message a person can act on. Every row of records.jsonl is
  * checked with its lab's record schema (after its migration, if run.json names an older records version), so a
- * wrong-shaped row is refused here, by line and field, and never reaches a view.
+ * wrong-shaped row is refused here, by line and field, and never reaches a view. Every result of results.json is
+ * checked with its lab's result schema: one of another result version, of an unknown name or that does not parse is
+ * left out, named with its first bad field in `resultsLeftOut` (results are derived: the lab computes them again).
  */
 export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBundle {
   if (bytes.length > MAX_BUNDLE_BYTES) throw new BundleError('the file is larger than 1 GB');
@@ -199,7 +212,14 @@ export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBu
   if (!Array.isArray(rawResults)) throw new BundleError('results.json is not a list');
   const resultsChecked = checkRecord(RESULTS_JSON, rawResults);
   if (!resultsChecked.ok) throw new BundleError(`results.json: ${resultsChecked.problem}`);
-  const results: RunResult[] = resultsChecked.value;
+  const results: RunResult[] = [];
+  const resultsLeftOut: { name: string; problem: string }[] = [];
+  for (const r of resultsChecked.value) {
+    const fits = checkResult(lab.results, r);
+    // Kept as written, like the records; whoever reads it typed parses it again (readResult).
+    if (fits.ok) results.push(r);
+    else resultsLeftOut.push({ name: r.name, problem: `results.json: ${fits.problem}` });
+  }
   const sorted = [...episodes.values()].sort((a, b) => a.index - b.index);
   sorted.forEach((ep, i) => {
     if (ep.index !== i) throw new BundleError(`episode ${i} is missing (episodes must be numbered 0, 1, 2, … without gaps)`);
@@ -223,5 +243,6 @@ export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBu
     },
     episodes: sorted,
     results,
+    ...(resultsLeftOut.length ? { resultsLeftOut } : {}),
   };
 }

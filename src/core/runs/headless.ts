@@ -32,9 +32,9 @@ export interface HeadlessOptions<R extends StoredRecord = StoredRecord> {
  */
 export async function runHeadless<C extends ParsedConfig, R extends StoredRecord>(
   def: LabDefinition,
-  // An opened lab carries its records version, which the bundle then records; a bare runner (a test) leaves it
-  // out, and such a bundle is read as the current version.
-  runner: LabRunner<C, R> & { recordsVersion?: number },
+  // An opened lab carries its records and results versions, which the bundle then records; a bare runner (a test)
+  // leaves them out, and such a bundle's records are read as the current version, its results by their shape.
+  runner: LabRunner<C, R> & { recordsVersion?: number; resultsVersion?: number },
   config: C,
   opts: HeadlessOptions<R> = {},
 ): Promise<RunBundle<R>> {
@@ -87,6 +87,7 @@ export async function runHeadless<C extends ParsedConfig, R extends StoredRecord
     updatedAt: stamp,
     ...(runner.recordsVersion !== undefined ? { recordsVersion: runner.recordsVersion } : {}),
   };
-  const results = (await runner.summarize(config, episodes)).map((r) => ({ ...r, updatedAt: stamp }));
+  const version = runner.resultsVersion;
+  const results = (await runner.summarize(config, episodes)).map((r) => ({ ...r, updatedAt: stamp, ...(version !== undefined ? { version } : {}) }));
   return { meta, episodes, results };
 }

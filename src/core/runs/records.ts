@@ -25,9 +25,9 @@ export interface RecordsDefinition<R extends StoredRecord = StoredRecord> {
 type Issue = z.ZodError['issues'][number];
 type Path = readonly PropertyKey[];
 
-/** `turns[3].text`: the path of a field as a person reads it. */
-export function fieldPath(path: Path): string {
-  if (!path.length) return 'the record';
+/** `turns[3].text`: the path of a field as a person reads it; `whole` names the value itself (an empty path). */
+export function fieldPath(path: Path, whole = 'the record'): string {
+  if (!path.length) return whole;
   return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
 }
 
@@ -74,23 +74,26 @@ function problem(issue: Issue, root: unknown, path: Path): string {
 }
 
 /** One issue as `field: problem`, its path taken under `base` (a union's branches report paths relative to it). */
-function describeIssue(issue: Issue, root: unknown, base: Path = []): string {
+function describeIssue(issue: Issue, root: unknown, base: Path, whole: string): string {
   const path = [...base, ...issue.path];
   if (issue.code === 'invalid_union' && issue.errors.length && !unionOfTypes(issue)) {
     // A union of shapes: the branch that came closest (fewest issues) says what is wrong, at its own field.
     const closest = issue.errors.filter((b) => b.length).sort((a, b) => a.length - b.length)[0];
-    if (closest) return describeIssue(closest[0], root, path);
+    if (closest) return describeIssue(closest[0], root, path, whole);
   }
-  return `${fieldPath(path)}: ${problem(issue, root, path)}`;
+  return `${fieldPath(path, whole)}: ${problem(issue, root, path)}`;
 }
 
 export type RecordCheck<R> = { ok: true; value: R } | { ok: false; problem: string };
 
-/** Parses one record: its typed value (fields the schema does not know dropped), or its first bad field in words. */
-export function checkRecord<R>(schema: z.ZodType<R>, raw: unknown): RecordCheck<R> {
+/**
+ * Parses one record: its typed value (fields the schema does not know dropped), or its first bad field in words.
+ * `whole` is what a problem with the value itself is called (a result's checks say "the value").
+ */
+export function checkRecord<T extends z.ZodType>(schema: T, raw: unknown, whole = 'the record'): RecordCheck<z.output<T>> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, problem: describeIssue(parsed.error.issues[0], raw) };
+  return { ok: false, problem: describeIssue(parsed.error.issues[0], raw, [], whole) };
 }
 
 /** A stored record that does not fit its lab's schema; the message names the episode, the record and the field. */

@@ -42,11 +42,16 @@ export interface ComputeContext {
   grids?: GridExecutor;
 }
 
+/** One result as a summarize returns it, before it is stored: a name and its value. */
+export type NamedResult = Omit<RunResult, 'updatedAt'>;
+
 /**
  * One lab's runner. Pure: it runs in the compute worker and in the Node CLI alike. `R` is the lab's record type: what
  * runEpisode writes is checked against it at compile time, and what summarize reads has been parsed with its schema.
+ * `O` is one result it returns: in a lab module, a name its results declare with a value of that name's schema
+ * (SummaryOf in results.ts), so a summary of the wrong shape does not compile.
  */
-export interface LabRunner<C = ParsedConfig, R extends StoredRecord = StoredRecord> {
+export interface LabRunner<C = ParsedConfig, R extends StoredRecord = StoredRecord, O extends NamedResult = NamedResult> {
   lab: LabName;
   plan(config: C): RunPlan<C>;
   runEpisode(config: C, ctx: EpisodeContext<R>): Promise<Episode<R>>;
@@ -54,7 +59,7 @@ export interface LabRunner<C = ParsedConfig, R extends StoredRecord = StoredReco
    * Derived results; recomputable from the episodes at any time, never the only copy. A long summary returns a
    * promise and yields to the event loop as it goes, so that the worker running it keeps answering its heartbeat.
    */
-  summarize(config: C, episodes: readonly Episode<R>[], compute?: ComputeContext): Omit<RunResult, 'updatedAt'>[] | Promise<Omit<RunResult, 'updatedAt'>[]>;
+  summarize(config: C, episodes: readonly Episode<R>[], compute?: ComputeContext): O[] | Promise<O[]>;
   /** What to draw while the run goes, from the episodes stored so far. */
   livePlot?(config: C, episodes: readonly Episode<R>[]): LivePlot | null;
 }

@@ -46,6 +46,7 @@ export interface Episode<R extends StoredRecord = StoredRecord> {
 
 export interface RunResult {
   name: string;
+  /** Untyped as stored: a reader parses it with its lab's result schema (readResult in results.ts), never casts it. */
   value: unknown;
   updatedAt: string;
   /**

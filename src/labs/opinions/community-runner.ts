@@ -14,7 +14,7 @@ import { scanUntrusted } from '../../core/config/untrusted';
 import { requireModels, sampleEach, type RunnerGenerateOptions } from '../../core/runs/models';
 import { throwIfAborted } from '../../core/cancel';
 import type { EpisodeContext } from '../../core/runs/runner';
-import type { Episode, RunResult } from '../../core/runs/types';
+import type { Episode } from '../../core/runs/types';
 import type { LivePlot } from '../../core/runs/live-plot';
 import {
   buildInboxVotePrompt,
@@ -47,6 +47,7 @@ import {
 import type { OpinionsConfig } from './graph';
 import { TRAJECTORY_FORMAT } from './trajectory';
 import type { OpinionsRecord } from './records';
+import type { OpinionsSummary } from './results';
 
 /** Tokens a vote may take ("Disagree." is 2–4 tokens; more is a reply that will not parse anyway). */
 export const VOTE_MAX_TOKENS = 8;
@@ -373,7 +374,7 @@ export function parseCounts(episodes: readonly Episode<OpinionsRecord>[]): Parse
   return out;
 }
 
-export function summarizeCommunity(config: OpinionsConfig, episodes: readonly Episode<OpinionsRecord>[]): Omit<RunResult, 'updatedAt'>[] {
+export function summarizeCommunity(config: OpinionsConfig, episodes: readonly Episode<OpinionsRecord>[]): OpinionsSummary[] {
   const rounds = episodes.map(roundRow).filter((r): r is RoundRow => !!r);
   const counts = parseCounts(episodes);
   const perTrajectory = new Map<string, { question: string; graphId: string; n: number[]; c: number[]; fractionCorrect: (number | null)[] }>();

@@ -13,7 +13,9 @@ import { simulateGlauber } from '../../core/ising/simulate';
 import type { StudyItem } from '../../core/ising/study';
 import { opinionsLab } from './config';
 import { simulationProblem, simulationSetup, type OpinionsConfig } from './graph';
+import { readResult } from '../../core/runs/results';
 import { TRAJECTORY_FORMAT, TRAJECTORY_RESULT, toIsingEpisode, type OpinionTrajectory } from './trajectory';
+import { opinionsResults } from './results';
 import { TRAJECTORY_LIMITS, validateTrajectoryFile } from './trajectory-io';
 import { trajectoriesFromRun } from './community-data';
 import { readOpinionsEpisode } from './records';
@@ -116,10 +118,10 @@ export function simulationTrajectories(
 export function trajectoriesFromBundle(bundle: RunBundle, opts: { rounds?: number } = {}): RunTrajectories {
   const { meta } = bundle;
   if (meta.lab !== 'opinions') return { ok: false, message: `run ${meta.id} is a ${meta.lab} run, not an opinions run` };
-  const result = bundle.results.find((r) => r.name === TRAJECTORY_RESULT);
-  if (result) {
-    const v = result.value as unknown;
-    const parsed = validateTrajectoryFile(Array.isArray(v) ? { format: TRAJECTORY_FORMAT, trajectories: v } : v);
+  const result = readResult(opinionsResults, bundle.results, TRAJECTORY_RESULT);
+  if (result?.ok) {
+    // The result's schema gave its shape; it is checked further like an imported file (ids, sizes, markup, meaning).
+    const parsed = validateTrajectoryFile(result.value);
     if (!parsed.ok) return { ok: false, message: `run ${meta.id}, result "${TRAJECTORY_RESULT}": ${parsed.message}` };
     return {
       ok: true,
@@ -131,6 +133,9 @@ export function trajectoriesFromBundle(bundle: RunBundle, opts: { rounds?: numbe
   const cfg = opinionsLab.schema.safeParse(meta.config);
   if (!cfg.success) return { ok: false, message: `run ${meta.id}: its config does not validate` };
   const config = cfg.data as OpinionsConfig;
+  // A stored result that is stale or does not fit (or that the bundle reader left out) is not read: the trajectories
+  // are rebuilt from the records, as for a run without one, and the note says why.
+  const stale = result && !result.ok ? result.problem : bundle.resultsLeftOut?.find((r) => r.name === TRAJECTORY_RESULT)?.problem;
   if (config.mode === 'community') {
     let raw: OpinionTrajectory[];
     try {
@@ -146,7 +151,8 @@ export function trajectoriesFromBundle(bundle: RunBundle, opts: { rounds?: numbe
     // Stored rounds may come from an imported bundle: they are checked like a file.
     const parsed = validateTrajectoryFile(JSON.parse(JSON.stringify({ format: TRAJECTORY_FORMAT, trajectories: raw })));
     if (!parsed.ok) return { ok: false, message: `run ${meta.id}: ${parsed.message}` };
-    return { ok: true, trajectories: parsed.file.trajectories, source: 'records', note: `${raw.length} complete community trajectories` };
+    const why = stale ? ` (rebuilt from the records: ${stale})` : '';
+    return { ok: true, trajectories: parsed.file.trajectories, source: 'records', note: `${raw.length} complete community trajectories${why}` };
   }
   if (config.mode === 'screening') return { ok: false, message: `run ${meta.id} is a question screening: it has votes on questions, not trajectories to fit` };
   if (!bundle.episodes.length) return { ok: false, message: `run ${meta.id} has no finished episode` };

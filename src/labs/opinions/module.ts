@@ -2,14 +2,15 @@ import { defineLabModule } from '../lab-module';
 import { opinionsLab } from './config';
 import { opinionsRunner } from './runner';
 import { opinionsRecord } from './records';
+import { opinionsResults } from './results';
 
 /** The Opinions lab, declared once: the registry, the app, the compute worker and the CLI all read this. */
 export const opinionsModule = defineLabModule({
   definition: opinionsLab,
   // Version 1: the step, round and agent rows as records.ts declares them.
   records: { schema: opinionsRecord, version: 1, migrations: {} },
-  // Version 1: the magnetisation, community, trajectories and screening results as the runner's summarize returns them.
-  results: { version: 1 },
+  // The magnetisation, community, trajectories and screening results' schemas and version (results.ts).
+  results: opinionsResults,
   runner: opinionsRunner,
   view: () => import('./OpinionsView.svelte'),
   description: {

@@ -9,6 +9,7 @@ import { communityLivePlot, runCommunityEpisode, summarizeCommunity } from './co
 import { planScreening, runScreeningEpisode, screeningLivePlot, summarizeScreening } from './screening-runner';
 import { configNodeCount, simulationProblem, simulationSetup, type OpinionsConfig } from './graph';
 import type { OpinionsRecord, StepRow } from './records';
+import type { OpinionsSummary } from './results';
 
 /** Steps simulated between checks for cancellation and progress. */
 const CHUNK = 50;
@@ -21,7 +22,7 @@ const CHUNK = 50;
  * the run seed fixes (or the custom graph the config carries). Random fields are quenched: drawn once from the run
  * seed, shared by every replica. Records hold n(t) per step; the final spins are kept as a tensor.
  */
-export const opinionsRunner: LabRunner<OpinionsConfig, OpinionsRecord> = {
+export const opinionsRunner: LabRunner<OpinionsConfig, OpinionsRecord, OpinionsSummary> = {
   lab: 'opinions',
   plan(config) {
     if (config.mode === 'screening') return planScreening(config);

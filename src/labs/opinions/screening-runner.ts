@@ -9,7 +9,7 @@
 import { requireModels, sampleReplies } from '../../core/runs/models';
 import { throwIfAborted } from '../../core/cancel';
 import type { EpisodeContext, RunPlan } from '../../core/runs/runner';
-import type { Episode, RunResult } from '../../core/runs/types';
+import type { Episode } from '../../core/runs/types';
 import type { LivePlot } from '../../core/runs/live-plot';
 import { buildInitialVotePrompt, parseVote, voteSpin } from '../../core/prompts/opinions';
 import { rankByEntropy, voteSpread } from '../../core/vote-spread';
@@ -17,6 +17,7 @@ import { drawPersonas, personaPool, promptPersona, promptQuestion, questionPool 
 import { storable, voteRequest } from './community-runner';
 import type { OpinionsConfig } from './graph';
 import type { OpinionsRecord, ScreenRow } from './records';
+import type { OpinionsSummary, ScreeningResult } from './results';
 import type { QuestionItem } from './community/sets';
 
 /** The candidates: the community's question list, or else every question of its kind in the pool. */
@@ -96,12 +97,8 @@ export async function runScreeningEpisode(config: OpinionsConfig, ctx: EpisodeCo
 export const screenRows = (episodes: readonly Episode<OpinionsRecord>[]): ScreenRow[] =>
   episodes.flatMap((e) => e.records.filter((r): r is ScreenRow => r.kind === 'screen'));
 
-/** The ranked table: every screened question, highest vote entropy first, and the ids kept. */
-export interface ScreeningResult {
-  ranked: Array<Pick<ScreenRow, 'question' | 'questionKind' | 'questionText' | 'share' | 'entropy' | 'within' | 'between' | 'parsed' | 'failed'>>;
-  keep: number;
-  kept: string[];
-}
+/** The ranked table: every screened question, highest vote entropy first, and the ids kept (its schema: results.ts). */
+export type { ScreeningResult };
 
 export function screeningResult(config: OpinionsConfig, episodes: readonly Episode<OpinionsRecord>[]): ScreeningResult {
   const ranked = rankByEntropy(screenRows(episodes).map((r) => ({ ...r, id: r.question }))).map(
@@ -120,7 +117,7 @@ export function screeningResult(config: OpinionsConfig, episodes: readonly Episo
   return { ranked, keep: config.screening.keep, kept: ranked.slice(0, config.screening.keep).map((r) => r.question) };
 }
 
-export function summarizeScreening(config: OpinionsConfig, episodes: readonly Episode<OpinionsRecord>[]): Omit<RunResult, 'updatedAt'>[] {
+export function summarizeScreening(config: OpinionsConfig, episodes: readonly Episode<OpinionsRecord>[]): OpinionsSummary[] {
   return [{ name: 'screening', value: screeningResult(config, episodes) }];
 }
 

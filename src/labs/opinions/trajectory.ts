@@ -3,35 +3,47 @@
  * unit that the LLM community run produces, that researchers import from elsewhere, and that the Glauber fits take
  * (through toIsingEpisode). Documented in docs/formats.md ("Opinion trajectories").
  */
+import { z } from 'zod';
 import { fromEdges } from '../../core/graphs/signed';
 import { spinsFromVoteMeans, type Episode as IsingEpisode } from '../../core/ising/design';
+import { count } from '../../core/runs/results';
 
 export const TRAJECTORY_FORMAT = 'social-minds-lab/opinion-trajectories@1';
 
-export interface OpinionTrajectory {
-  /** Unique within a file, e.g. "subj-03/g0/e1". */
-  id: string;
-  question: {
-    id: string;
-    kind: 'subjective' | 'objective';
-    text?: string;
-    /** Objective questions: which spin is correct (+1 = A, −1 = B). */
-    correct?: 1 | -1;
-  };
-  /** Trajectories that share a graph share this id (train/test splits by graph). */
-  graphId: string;
-  graph: { n: number; edges: Array<[number, number, 1 | -1]> };
-  /** T+1 rows of N vote means ō_i(t) ∈ [−1, 1] (±1 when each agent voted once). */
-  voteMeans: number[][];
-  /** Optional field features φ_i: N rows of F numbers, with their names. */
-  features?: number[][];
-  featureNames?: string[];
-}
+const sign = z.union([z.literal(1), z.literal(-1)]);
 
-export interface TrajectoryFile {
-  format: typeof TRAJECTORY_FORMAT;
-  trajectories: OpinionTrajectory[];
-}
+/**
+ * One trajectory's shape, as a run's `trajectories` result stores it (results.ts) and every reader types it; strict, as
+ * an imported file is (a field it does not know is refused, not dropped). An imported file is held to more (ids,
+ * sizes, the meaning of the numbers): trajectory-io.ts checks those, for a stored result too.
+ */
+export const opinionTrajectory = z.strictObject({
+  /** Unique within a file, e.g. "subj-03/g0/e1". */
+  id: z.string(),
+  question: z.strictObject({
+    id: z.string(),
+    kind: z.enum(['subjective', 'objective']),
+    text: z.string().optional(),
+    /** Objective questions: which spin is correct (+1 = A, −1 = B). */
+    correct: sign.optional(),
+  }),
+  /** Trajectories that share a graph share this id (train/test splits by graph). */
+  graphId: z.string(),
+  graph: z.strictObject({ n: count, edges: z.array(z.tuple([count, count, sign])) }),
+  /** T+1 rows of N vote means ō_i(t) ∈ [−1, 1] (±1 when each agent voted once). */
+  voteMeans: z.array(z.array(z.number())),
+  /** Optional field features φ_i: N rows of F numbers, with their names. */
+  features: z.array(z.array(z.number())).optional(),
+  featureNames: z.array(z.string()).optional(),
+});
+
+export const trajectoryFile = z.strictObject({
+  format: z.literal(TRAJECTORY_FORMAT),
+  trajectories: z.array(opinionTrajectory),
+});
+
+export type OpinionTrajectory = z.output<typeof opinionTrajectory>;
+export type TrajectoryFile = z.output<typeof trajectoryFile>;
 
 /** The Glauber fit's episode: spins s = sign(ō) (a tie keeps the previous spin), features flattened. */
 export function toIsingEpisode(t: OpinionTrajectory): IsingEpisode {

@@ -9,12 +9,12 @@ import type { Episode } from '../../core/runs/types';
 import { runLlmEpoch } from './llm-runner';
 import type { PolarizationConfig } from './network';
 import type { EpochRow, PolarizationRecord } from './records';
+import type { MechanismCondition, MechanismSummary, MechanismsResult } from './results';
 
 type Trait = PolarizationConfig['mechanisms']['traits'][number];
-type EliteStance = PolarizationConfig['mechanisms']['eliteStances'][number];
 
-export type MechanismCondition =
-  { id: string; label: string; kind: 'trait'; trait: Trait; share: number } | { id: string; label: string; kind: 'elite'; stance: EliteStance };
+/** A condition and a condition's summary: inferred from the result schema (results.ts). */
+export type { MechanismCondition, MechanismSummary, MechanismsResult };
 
 const TRAIT_LABEL: Record<Trait, string> = { confirmationBias: 'confirmation bias', selectiveExposure: 'selective exposure' };
 
@@ -81,24 +81,11 @@ export async function runMechanismEpisode(config: PolarizationConfig, ctx: Episo
   return { ...ep, index: ctx.index };
 }
 
-export interface MechanismSummary {
-  condition: MechanismCondition;
-  /** Runs that reached `readFrom` (of `seeds`). */
-  runs: number;
-  P: number;
-  Pse: number;
-  H: number;
-  Hse: number;
-}
-
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const se = (xs: readonly number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length) : NaN);
 
 /** Per condition: each run's mean P and H over the epochs ≥ readFrom (its last epoch when shorter), then mean ± SE. */
-export function summarizeMechanisms(
-  config: PolarizationConfig,
-  episodes: readonly Episode<PolarizationRecord>[],
-): { readFrom: number; conditions: MechanismSummary[] } {
+export function summarizeMechanisms(config: PolarizationConfig, episodes: readonly Episode<PolarizationRecord>[]): MechanismsResult {
   const runs = new Map<string, EpochRow[]>();
   for (const e of episodes) {
     const { condition, s } = mechanismSlot(config, e.index);

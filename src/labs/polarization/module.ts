@@ -2,14 +2,15 @@ import { defineLabModule } from '../lab-module';
 import { polarizationLab } from './config';
 import { polarizationRunner } from './runner';
 import { polarizationRecord } from './records';
+import { polarizationResults } from './results';
 
 /** The Polarization lab, declared once: the registry, the app, the compute worker and the CLI all read this. */
 export const polarizationModule = defineLabModule({
   definition: polarizationLab,
   // Version 1: the epoch, agent, interactions and state rows as records.ts declares them.
   records: { schema: polarizationRecord, version: 1, migrations: {} },
-  // Version 1: the polarization and mechanisms results as the runner's summarize returns them.
-  results: { version: 1 },
+  // The polarization and mechanisms results' schemas and version (results.ts).
+  results: polarizationResults,
   runner: polarizationRunner,
   view: () => import('./PolarizationView.svelte'),
   description: {

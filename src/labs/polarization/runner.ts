@@ -7,6 +7,7 @@ import { buildNetwork, networkFromTensors, networkToTensors, type PolarizationCo
 import { runLlmEpoch } from './llm-runner';
 import { mechanismSlot, planMechanisms, runMechanismEpisode, summarizeMechanisms } from './mechanisms';
 import type { EpochRow, PolarizationRecord } from './records';
+import type { PolarizationSummary } from './results';
 import { echoChamberTable } from '../../core/polarization/metrics';
 import type { Episode } from '../../core/runs/types';
 
@@ -36,7 +37,7 @@ function llmSummary(episodes: readonly Episode<PolarizationRecord>[]) {
  * Classic no-LLM models (coevolving voter, bounded confidence) on the lab's network. One episode is one epoch; the
  * opinions and the rewired network pass from each episode to the next, so a resumed run continues exactly.
  */
-export const polarizationRunner: LabRunner<PolarizationConfig, PolarizationRecord> = {
+export const polarizationRunner: LabRunner<PolarizationConfig, PolarizationRecord, PolarizationSummary> = {
   lab: 'polarization',
   plan(config) {
     if (config.agentKind === 'llm') {

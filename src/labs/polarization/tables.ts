@@ -1,23 +1,8 @@
 import { toCsv } from '../../core/csv';
-import type { EchoTable } from '../../core/polarization/metrics';
 import type { AgentLog, EpochRow } from './llm-runner';
 
-/** The stored `polarization` result (classic and LLM runs; the last four only for LLM agents). */
-export interface PolarizationResult {
-  P0: number;
-  PT: number;
-  H0: number;
-  HT: number;
-  finalDistribution: number[];
-  epochs: number;
-  series: EpochRow[];
-  echo?: Omit<EchoTable, 'records'>;
-  calls?: number;
-  failures?: number;
-  messages?: number;
-  /** LLM agents: whether their stance updates and yes/no answers were free text or constrained by a grammar. */
-  decoding?: 'free' | 'constrained';
-}
+/** The stored `polarization` result: inferred from its schema (results.ts), which the stored result parses with. */
+export type { PolarizationResult } from './results';
 
 export function seriesCsv(series: readonly EpochRow[]): string {
   const head = [

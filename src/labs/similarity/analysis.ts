@@ -4,8 +4,9 @@ import { runStepsAsync } from '../../core/steps';
 import type { LayerStack } from '../../core/layer-stack';
 import type { Episode } from '../../core/runs/types';
 import type { SimilarityConfig } from './config';
-import { summarizeGames, type GamesSummary } from './games-analysis';
-import { summarizeNovelty, type NoveltySummary } from './novelty-analysis';
+import { summarizeGames } from './games-analysis';
+import { summarizeNovelty } from './novelty-analysis';
+import type { SimilarityAnalysis } from './results';
 import type { RegressionOptions } from './regression';
 import { findModel } from '../../../models/registry';
 import type { PairGrid, ProbeRecord, SimilarityPair } from './pairs';
@@ -16,21 +17,8 @@ export type { PairGrid, ProbeRecord, SimilarityPair };
 /** The tensor of one model's probe states, [m, L+1, H] (row 0 = embeddings). */
 export const PROBE_STATES = 'probe_states';
 
-export interface SimilarityAnalysis {
-  m: number;
-  probeSet: string;
-  permutations: number;
-  models: Array<Omit<ProbeRecord, 'kind' | 'probeSet' | 'm'>>;
-  /** Every unordered pair, each model with itself first (its self-similarity map, max-aligned = 1). */
-  pairs: SimilarityPair[];
-  /** The games' scores joined with each pair's CKA (the config's estimator), and the regression; null without games. */
-  games: GamesSummary | null;
-  /** Uniqueness and mutual information of the joint texts, per pair, with the regressions; null without novelty tasks. */
-  novelty: NoveltySummary | null;
-  warnings: string[];
-  /** How the game moves were generated: free text read by the parsers, or constrained by their grammars. */
-  decoding?: 'free' | 'constrained';
-}
+/** The analysis result: inferred from its schema (results.ts), which the stored result parses with. */
+export type { SimilarityAnalysis };
 
 /**
  * The config's covariates, with sizes and families from the model registry (unknown for folders and unknown ids), and

@@ -1,31 +1,15 @@
 import type { Episode } from '../../core/runs/types';
-import type { GameName, GameRecord, SimilarityRecord } from './records';
+import type { GameRecord, SimilarityRecord } from './records';
 import type { SimilarityPair } from './pairs';
 import { similarityRegression, type OutcomeRow, type RegressionOptions, type SimilarityRegression } from './regression';
+import type { GamePairSummary, GamesSummary } from './results';
 
 export { similarityRegression, type SimilarityRegression };
 
 export type GameRow = OutcomeRow;
 
-export interface GamePairSummary {
-  game: GameName;
-  a: string;
-  b: string;
-  games: number;
-  meanA: number;
-  meanB: number;
-  forfeits: number;
-  moves: number;
-  /** Moves the judge model read after every parse failed. */
-  judged: number;
-}
-
-export interface GamesSummary {
-  rows: GameRow[];
-  pairs: GamePairSummary[];
-  regressions: SimilarityRegression[];
-  forfeitRate: number;
-}
+/** A pair's game scores and the games' summary: inferred from the result schemas (results.ts). */
+export type { GamePairSummary, GamesSummary };
 
 const gameRecords = (episodes: readonly Episode<SimilarityRecord>[]): GameRecord[] => episodes.flatMap((e) => e.records.filter((r) => r.kind === 'game'));
 

@@ -2,14 +2,15 @@ import { defineLabModule } from '../lab-module';
 import { similarityLab } from './config';
 import { similarityRunner } from './runner';
 import { similarityRecord } from './records';
+import { similarityResults } from './results';
 
 /** The Similarity lab, declared once: the registry, the app, the compute worker and the CLI all read this. */
 export const similarityModule = defineLabModule({
   definition: similarityLab,
   // Version 1: the probes, game, round and novelty rows as records.ts declares them.
   records: { schema: similarityRecord, version: 1, migrations: {} },
-  // Version 1: the similarity results as the runner's summarize returns them.
-  results: { version: 1 },
+  // The similarity result's schema and version (results.ts).
+  results: similarityResults,
   runner: similarityRunner,
   view: () => import('./SimilarityView.svelte'),
   description: {

@@ -1,34 +1,14 @@
 import type { Episode } from '../../core/runs/types';
-import type { NoveltyTask } from '../../core/prompts/similarity';
 import type { SimilarityPair } from './pairs';
 import { simOfPair, type GameRow } from './games-analysis';
 import { similarityRegression, type RegressionOptions, type SimilarityRegression } from './regression';
 import { uniqueness, uniquenessByCosine } from './novelty';
 import type { NoveltyRecord, SimilarityRecord } from './records';
 import { PARAPHRASE_SET } from './paraphrase-set';
+import type { NoveltyPairSummary, NoveltySummary } from './results';
 
-export interface NoveltyPairSummary {
-  task: NoveltyTask;
-  a: string;
-  b: string;
-  episodes: number;
-  /** Mean number of classes among each side's joint texts, and among its solo texts (of the rounds that parsed). */
-  uniqueJoint: [number, number];
-  uniqueSolo: [number, number];
-  /** Mean MI (bits per token) of each side's joint texts with its solo texts. */
-  mi: [number, number];
-  /** Texts (brainstorms, joint and solo finals) with no parseable try. */
-  failed: number;
-  written: number;
-}
-
-export interface NoveltySummary {
-  equivalence: string;
-  pairs: NoveltyPairSummary[];
-  /** `<task>.uniqueness` and `<task>.mi` rows: the focal side's measure against its partner, with the pair's CKA. */
-  rows: GameRow[];
-  regressions: SimilarityRegression[];
-}
+/** A pair's novelty measures and the novelty summary: inferred from the result schemas (results.ts). */
+export type { NoveltyPairSummary, NoveltySummary };
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
 

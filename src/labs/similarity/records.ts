@@ -14,7 +14,7 @@ export const GAME_NAMES = ['wordGuessing', 'publicGoods', 'splitDollar', 'beauty
 const gameName = z.enum(GAME_NAMES);
 export type GameName = z.infer<typeof gameName>;
 /** Each one a NoveltyTask of the prompts (checked at compile time). */
-const NOVELTY_TASK_NAMES = ['story', 'biography', 'haiku', 'vacation'] as const satisfies readonly NoveltyTask[];
+export const NOVELTY_TASK_NAMES = ['story', 'biography', 'haiku', 'vacation'] as const satisfies readonly NoveltyTask[];
 const noveltyTask = z.enum(NOVELTY_TASK_NAMES);
 
 export const probeRecord = z.object({

@@ -1,21 +1,9 @@
-import { mixedLM, type MixedLmResult } from '../../core/mixedlm';
+import { mixedLM } from '../../core/mixedlm';
 import { BINARY_COVARIATES, COVARIATES, type Covariate } from './covariates';
+import type { OutcomeRow, SimilarityRegression } from './results';
 
-/** One outcome row of the method's regression: the focal model's outcome against a partner. */
-export interface OutcomeRow {
-  /** A game, or a novelty outcome: `<task>.uniqueness` or `<task>.mi`. */
-  game: string;
-  focal: string;
-  partner: string;
-  repeat: number;
-  score: number;
-  /** The partner's outcome in the same game or episode (word guessing: the shared score). */
-  partnerScore: number | null;
-  /** The pair's CKA (chosen estimator): global, max-aligned, early third; null when the pair was not compared. */
-  sim: number | null;
-  simMaxAligned: number | null;
-  simEarly: number | null;
-}
+/** One outcome row of the method's regression, and a regression: inferred from the result schemas (results.ts). */
+export type { OutcomeRow, SimilarityRegression };
 
 export { COVARIATES, type Covariate };
 
@@ -31,15 +19,6 @@ export interface RegressionOptions {
   abilities: Readonly<Record<string, number>>;
   /** Parameter count and family of a model (the registry), and its tokenizer (the run's probe records), where known. */
   modelInfo: (id: string) => ModelInfo;
-}
-
-export interface SimilarityRegression {
-  game: string;
-  /** y = outcome z-scored within each game, sim (and scalar covariates) min-max scaled over the rows, crossed intercepts. */
-  formula: string;
-  rows: number;
-  result: MixedLmResult | null;
-  note?: string;
 }
 
 function zscore(xs: number[]): number[] {

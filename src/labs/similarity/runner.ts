@@ -5,6 +5,7 @@ import type { Episode } from '../../core/runs/types';
 import { analyzeSimilarity, PROBE_STATES } from './analysis';
 import { createInProcessExecutor } from '../../core/grid-tasks';
 import type { ProbeRecord, SimilarityRecord } from './records';
+import type { SimilaritySummary } from './results';
 import type { SimilarityConfig } from './config';
 import { selectProbes } from './probes';
 import { playGame, type GameName } from './games';
@@ -61,7 +62,7 @@ const now = () => (typeof performance !== 'undefined' ? performance.now() : Date
  * Then the novelty tasks, one episode per task, unordered pair and repeat. The summary compares every pair of models
  * and joins each game score and novelty measure with the pair's similarity.
  */
-export const similarityRunner: LabRunner<SimilarityConfig, SimilarityRecord> = {
+export const similarityRunner: LabRunner<SimilarityConfig, SimilarityRecord, SimilaritySummary> = {
   lab: 'similarity',
   plan(config) {
     const models = modelsToLoad(config);

@@ -11,47 +11,21 @@ import type { LayerStack, MomentCache } from '../../core/ridge';
 import { groupedSplit, type EpisodeRecord } from '../../core/synchrony';
 import { ACTIONS, EMOTIONS } from '../../core/prompts/synchrony';
 import type { Role } from './records';
+import type { DecodingCurve, LabelDecoding, LabelKind, LabelTime } from './results';
 
-export const LABEL_KINDS = { emotion: EMOTIONS, action: ACTIONS } as const;
-export type LabelKind = keyof typeof LABEL_KINDS;
+/** The curves and the decoding are results: their types come from the result schemas (results.ts). */
+export type { DecodingCurve, LabelDecoding, LabelKind, LabelTime };
 
-/** Which of the partner's turns a probe predicts, counted from the speaker's turn t. */
-export const LABEL_TIMES = { previous: -3, current: -1, next: 1 } as const;
-export type LabelTime = keyof typeof LABEL_TIMES;
+/** Each label kind of the result schema, with its names (an extra or a missing kind does not compile). */
+export const LABEL_KINDS = { emotion: EMOTIONS, action: ACTIONS } as const satisfies Record<LabelKind, readonly string[]>;
+
+/** Which of the partner's turns a probe predicts, counted from the speaker's turn t (each time of the result schema). */
+export const LABEL_TIMES = { previous: -3, current: -1, next: 1 } as const satisfies Record<LabelTime, number>;
 
 /** One episode as the probes read it: each utterance's speaker, state and labels, in speaking order. */
 export interface LabelledEpisode {
   group: number;
   utterances: (EpisodeRecord['utterances'][number] & { emotion?: string; action?: string })[];
-}
-
-/** One probe's curve over layers, for one direction, label kind and time. */
-export interface DecodingCurve {
-  direction: 'A→B' | 'B→A';
-  kind: LabelKind;
-  time: LabelTime;
-  n: number;
-  groups: number;
-  /** Per decoder layer (1..L): the split-mean test KL of the probe and its SE over split seeds (population SD). */
-  probe: number[];
-  probeSe: number[];
-  /** The label-frequency baseline's split-mean test KL and its SE (the same for every layer). */
-  baseline: number;
-  baselineSe: number;
-  /** The layer (1-based) whose probe has the lowest KL; its gain over the baseline and the gain's SE over splits. */
-  bestLayer: number;
-  gain: number;
-  gainSe: number;
-}
-
-export interface LabelDecoding {
-  alpha: number;
-  floor: number;
-  /** Turns, and turns whose hidden line gave each label. */
-  turns: number;
-  labelled: Record<LabelKind, number>;
-  curves: DecodingCurve[];
-  warnings: string[];
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -2,6 +2,7 @@ import { defineLabModule } from '../lab-module';
 import { synchronyLab } from './config';
 import { synchronyRunner } from './runner';
 import { synchronyRecord } from './records';
+import { synchronyResults } from './results';
 
 /**
  * The episodes of both presets, on the dialogue organism. Nine scenarios × one pairing × both orders = 18 episodes,
@@ -32,8 +33,8 @@ export const synchronyModule = defineLabModule({
   definition: synchronyLab,
   // Version 1: the meta, turn and judge rows as records.ts declares them.
   records: { schema: synchronyRecord, version: 1, migrations: {} },
-  // Version 1: the synchrony results as the runner's summarize returns them.
-  results: { version: 1 },
+  // The synchrony result's schema and version (results.ts).
+  results: synchronyResults,
   runner: synchronyRunner,
   view: () => import('./SynchronyView.svelte'),
   description: {

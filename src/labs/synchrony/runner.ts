@@ -20,6 +20,7 @@ import {
 import { buildQueue, modelsOf, type QueueItem, type ScenarioSource, type SynchronyConfig } from './queue';
 import { PASSIVE_TENSORS, STATE_TENSORS } from './types';
 import type { JudgeRecord, Role, SynchronyRecord, TurnRecord } from './records';
+import type { SynchronySummary } from './results';
 import { analyzeSynchrony } from './analysis';
 import { createInProcessExecutor } from '../../core/grid-tasks';
 import { librarySource } from './scenarios/source';
@@ -156,7 +157,7 @@ async function judge(
 }
 
 /** The Synchrony runner over a scenario source (the bundled library merged with the config's own scenarios). */
-export function createSynchronyRunner(source: ScenarioSource): LabRunner<SynchronyConfig, SynchronyRecord> {
+export function createSynchronyRunner(source: ScenarioSource): LabRunner<SynchronyConfig, SynchronyRecord, SynchronySummary> {
   return {
     lab: 'synchrony',
     plan(config) {
