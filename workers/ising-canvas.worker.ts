@@ -1,11 +1,16 @@
 import * as Comlink from 'comlink';
 import { LiveSimulation, gridSide, paintSpins } from '../src/labs/opinions/live-sim';
-import type { OpinionsConfig } from '../src/labs/opinions/graph';
+import { GpuLiveSimulation, chooseLiveBackend, type LiveBackend } from '../src/labs/opinions/live-sim-gpu';
+import { requestGpu, type GpuContext } from '../src/labs/opinions/gpu-ising';
+import { configGraph, type OpinionsConfig } from '../src/labs/opinions/graph';
+import { checkerboardSide } from '../src/core/ising/checkerboard';
+import { createRng, hashSeed } from '../src/core/rng';
 
 /**
  * Owns the live simulation and the canvas it draws on (an OffscreenCanvas transferred from the page), so neither
  * the dynamics nor the drawing of a 316×316 field ever runs on the main thread. The page gets small batches of
- * readouts a few times a second through `onStats`.
+ * readouts a few times a second through `onStats`. On an even-sided square lattice with a WebGPU adapter the dynamics
+ * run on the GPU (GpuLiveSimulation: checkerboard sweeps), else here on the CPU (LiveSimulation); the stats say which.
  */
 export interface LiveStats {
   t: number;
@@ -21,6 +26,9 @@ export interface LiveStats {
   spins?: Int8Array;
   /** Bumps when the simulation was rebuilt (new graph, seed or start), so the page clears its plots. */
   epoch: number;
+  /** Where the dynamics run ('gpu': WebGPU checkerboard sweeps), and a sentence saying so, or why not on the GPU. */
+  backend: LiveBackend;
+  backendNote: string;
 }
 
 const STATS_EVERY_MS = 100;
@@ -29,7 +37,14 @@ const SMALL_GRAPH = 1000;
 let canvas: OffscreenCanvas | null = null;
 let ctx: OffscreenCanvasRenderingContext2D | null = null;
 let image: ImageData | null = null;
-let sim: LiveSimulation | null = null;
+let sim: LiveSimulation | GpuLiveSimulation | null = null;
+let backend: LiveBackend = 'cpu';
+let backendNote = '';
+/** The WebGPU device, requested the first time a simulation could use it. */
+let gpu: Promise<GpuContext | { error: string }> | null = null;
+/** Set when the GPU failed during a run: later rebuilds stay on the CPU, with this as the note. */
+let gpuFailure = '';
+let lastConfig: OpinionsConfig | null = null;
 let graphKey = '';
 let epoch = 0;
 let playing = false;
@@ -44,7 +59,15 @@ const raf: (cb: () => void) => void =
     : (cb) => setTimeout(cb, 16);
 
 function keyOf(c: OpinionsConfig): string {
-  return JSON.stringify([c.seed, c.custom.nodes > 0 ? null : c.graph, c.custom, c.dynamics.initialUp]);
+  return JSON.stringify([c.seed, c.custom.nodes > 0 ? null : c.graph, c.custom, c.dynamics.initialUp, c.live.backend]);
+}
+
+// Every change of the simulation (rebuild, retune, frame) runs in call order, one at a time: a GPU frame is async.
+let queue: Promise<unknown> = Promise.resolve();
+function serial<T>(work: () => T | Promise<T>): Promise<T> {
+  const next = queue.then(work);
+  queue = next.catch(() => {});
+  return next;
 }
 
 function draw() {
@@ -78,6 +101,8 @@ function flush(force = false) {
     n: sim.graph.n,
     spins: sim.graph.n <= SMALL_GRAPH ? sim.spins.slice() : undefined,
     epoch,
+    backend,
+    backendNote,
   });
   // The full n(t) history lives on the page; the worker keeps only the last value (for the next batch's origin).
   sim.net.splice(0, sim.net.length - 1);
@@ -96,18 +121,57 @@ function measure(updates: number) {
   }
 }
 
-function tick() {
-  if (!playing || !sim) return;
-  const before = sim.updates;
-  sim.frame();
-  measure(sim.updates - before);
-  draw();
-  flush();
-  raf(tick);
+/** One frame of whichever simulation runs; a GPU that fails hands the run to the CPU (restarted from the seed). */
+async function advance(): Promise<number> {
+  const s = sim!;
+  const before = s.updates;
+  try {
+    await s.frame();
+  } catch (e) {
+    if (!(s instanceof GpuLiveSimulation) || !lastConfig) throw e;
+    gpuFailure = `CPU worker: the GPU stopped (${(e as Error).message ?? e}), so the run restarted here`;
+    await rebuild(lastConfig);
+    return 0;
+  }
+  return s.updates - before;
 }
 
-function rebuild(config: OpinionsConfig) {
-  sim = new LiveSimulation(config);
+function tick() {
+  if (!playing || !sim) return;
+  serial(async () => {
+    if (!playing || !sim) return;
+    measure(await advance());
+    draw();
+    flush();
+  }).then(
+    () => raf(tick),
+    (e) => {
+      playing = false;
+      flush(true);
+      throw e;
+    },
+  );
+}
+
+async function rebuild(config: OpinionsConfig) {
+  lastConfig = config;
+  const graph = configGraph(config, createRng(hashSeed(`${config.seed}/graph`)));
+  const side = checkerboardSide(graph);
+  const want = gpuFailure ? 'cpu' : config.live.backend;
+  const device = want !== 'cpu' && side !== null ? await (gpu ??= requestGpu()) : null;
+  let choice = chooseLiveBackend(want, side, device);
+  if (gpuFailure && config.live.backend !== 'cpu') choice.note = gpuFailure;
+  let next: LiveSimulation | GpuLiveSimulation | null = null;
+  if (choice.backend === 'gpu')
+    try {
+      next = await GpuLiveSimulation.create(config, device as GpuContext, graph);
+    } catch (e) {
+      choice = { backend: 'cpu', note: `CPU worker: the GPU kernel failed (${(e as Error).message ?? e})` };
+    }
+  if (sim instanceof GpuLiveSimulation) sim.destroy();
+  sim = next ?? new LiveSimulation(config, graph);
+  backend = choice.backend;
+  backendNote = choice.note;
   graphKey = keyOf(config);
   epoch++;
   sentUpTo = 0;
@@ -120,15 +184,21 @@ const api = {
     canvas = offscreen;
     ctx = offscreen.getContext('2d', { alpha: false }) as OffscreenCanvasRenderingContext2D;
     onStats = stats;
-    rebuild(config);
+    return serial(() => rebuild(config));
   },
-  /** New settings: a new graph, seed or start rebuilds; couplings, fields, 𝒯 and the update rule retune in place. */
+  /**
+   * New settings: a new graph, seed, start or backend rebuilds; couplings, fields, 𝒯 and the update rule retune in
+   * place.
+   */
   configure(config: OpinionsConfig) {
-    if (!sim || keyOf(config) !== graphKey) rebuild(config);
-    else {
-      sim.retune(config);
-      flush(true);
-    }
+    return serial(async () => {
+      if (!sim || keyOf(config) !== graphKey) await rebuild(config);
+      else {
+        lastConfig = config;
+        sim.retune(config);
+        flush(true);
+      }
+    });
   },
   play() {
     if (playing) return;
@@ -140,18 +210,21 @@ const api = {
     playing = false;
     meter.fps = 0;
     meter.ups = 0;
-    flush(true);
+    // after a frame still in flight (a GPU frame is async), so the page's last readout is the paused state
+    return serial(() => flush(true));
   },
   step() {
-    if (!sim) return;
     playing = false;
-    sim.frame();
-    draw();
-    flush(true);
+    return serial(async () => {
+      if (!sim) return;
+      await advance();
+      draw();
+      flush(true);
+    });
   },
   /** A fresh start from the seed; playing carries on if it was. */
   reset(config: OpinionsConfig) {
-    rebuild(config);
+    return serial(() => rebuild(config));
   },
   ping() {
     return 'pong';

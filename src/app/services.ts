@@ -3,6 +3,7 @@ import { WorkerHost } from './worker-host';
 import { RunController } from './run-controller.svelte';
 import type { ComputeWorkerApi } from '../../workers/compute.worker';
 import { ModelClient } from '../runtime/client';
+import type { GpuSampleOptions } from '../labs/opinions/gpu-ising';
 
 let storePromise: Promise<RunStore> | undefined;
 /** The one IndexedDB connection of the page, opened on first use. */
@@ -37,4 +38,6 @@ export const runController = new RunController(runStore, computeHost, modelClien
   modelClient,
   /** A stored run's derived results, recomputed first if stale (tests compare them with a headless run of the same link). */
   runResults: (runId: string) => runController.currentResults(runId),
+  /** One run of the WebGPU Glauber kernel on a fresh device (tests compare its statistics with the CPU path's). */
+  gpuIsing: async (o: GpuSampleOptions) => (await import('../labs/opinions/gpu-ising')).sampleGpuIsing(o),
 };

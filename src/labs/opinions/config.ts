@@ -71,6 +71,12 @@ export const opinionsLab = defineLab({
       stepsPerFrame: z.number().int().min(1).max(1000).default(1).describe('Speed: steps per frame (seed and speed fix the live trajectory)'),
       convictionThreshold: probability(1 / 3).describe('Phase label: indifference while conviction c is below this'),
       consensusThreshold: probability(0.5).describe('Phase label: consensus once |n| exceeds this (else polarization)'),
+      backend: z
+        .enum(['auto', 'gpu', 'cpu'])
+        .default('auto')
+        .describe(
+          'Where the live simulation runs: gpu = WebGPU checkerboard sweeps (even-sided square lattice); auto = the GPU when the adapter is hardware, else the CPU worker',
+        ),
     }),
     sweep: z
       .strictObject({

@@ -31,6 +31,12 @@ export function liveParams(config: OpinionsConfig, graph: SignedGraph): GlauberP
   };
 }
 
+/** s(0) of the live simulation: each spin +1 with the initial-up chance, drawn from `${seed}/live-start`. */
+export function initialSpins(config: OpinionsConfig, n: number): Int8Array {
+  const start = createRng(hashSeed(`${config.seed}/live-start`));
+  return Int8Array.from({ length: n }, () => (start.next() < config.dynamics.initialUp ? 1 : -1));
+}
+
 export class LiveSimulation {
   readonly graph: SignedGraph;
   params: GlauberParams;
@@ -47,8 +53,7 @@ export class LiveSimulation {
     this.graph = graph ?? configGraph(config, createRng(hashSeed(`${config.seed}/graph`)));
     this.params = liveParams(config, this.graph);
     this.stepsPerFrame = config.live.stepsPerFrame;
-    const start = createRng(hashSeed(`${config.seed}/live-start`));
-    this.spins = Int8Array.from({ length: this.graph.n }, () => (start.next() < config.dynamics.initialUp ? 1 : -1));
+    this.spins = initialSpins(config, this.graph.n);
     this.rng = createRng(hashSeed(`${config.seed}/live`));
     this.net.push(mean(this.spins));
   }
