@@ -8,6 +8,7 @@ import { ModelClient } from '../../src/runtime/client';
 import { probeWebGpu } from '../../src/runtime/gpu';
 import type { Device, Dtype } from '../../src/runtime/types';
 import './grids';
+import './ising';
 
 export interface BenchOptions {
   model?: string;

@@ -1,10 +1,13 @@
 /**
  * WebGPU runtime benchmark on a real GPU: tokens/s, the tap overhead (taps ÷ no taps, same run) and the CPU-side
  * memory of each loaded model (performance.measureUserAgentSpecificMemory: page + model workers; GPU buffers are not
- * counted). The page is served cross-origin isolated (bench/gpu/vite.config.ts), which that API needs.
+ * counted). The page is served cross-origin isolated (bench/gpu/vite.config.ts), which that API needs. Then the
+ * Opinions lab's Glauber kernel: spin updates/s at about 10⁵ and 10⁶ spins (316² and 1000² lattices), beside the
+ * CPU path in the same page (bench/gpu/ising.ts).
  *
  *   npm run build                                   # once: fills public/ort and public/models
  *   npx tsx bench/gpu/run.ts [--model tiny-social] [--dtype auto] [--rounds 5] [--new-tokens 64] [--headed]
+ *   npx tsx bench/gpu/run.ts --ising-only [--ising-sides 316,1000] [--ising-seconds 2]   # the Ising kernel alone
  *
  * Needs Chromium with a working GPU (NVIDIA: recent driver, Vulkan). CHROMIUM_PATH overrides /usr/bin/chromium.
  * Hub models need network access from the browser (the first run downloads them into the browser cache of a
@@ -18,6 +21,7 @@ import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { BASE_FLAGS, CHROMIUM } from '../../test/browser/setup/chromium.ts';
 import { preview } from 'vite';
+import { isingTable, type IsingBenchOptions, type IsingBenchResult } from './ising-report.ts';
 
 const here = import.meta.dirname;
 const repo = resolve(here, '../..');
@@ -29,9 +33,13 @@ const { values } = parseArgs({
     'new-tokens': { type: 'string', default: '64' },
     headed: { type: 'boolean', default: false },
     'skip-build': { type: 'boolean', default: false },
+    'ising-only': { type: 'boolean', default: false },
+    'skip-ising': { type: 'boolean', default: false },
+    'ising-sides': { type: 'string', default: '316,1000' },
+    'ising-seconds': { type: 'string', default: '2' },
   },
 });
-const models = values.model?.length ? values.model : ['tiny-social', 'smollm2-135m'];
+const models = values['ising-only'] ? [] : values.model?.length ? values.model : ['tiny-social', 'smollm2-135m'];
 
 if (!values['skip-build'])
   execFileSync(process.execPath, [resolve(repo, 'node_modules/vite/bin/vite.js'), 'build', '--config', resolve(here, 'vite.config.ts')], {
@@ -87,14 +95,27 @@ for (const model of models) {
     rows.push(`| ${model} | – | failed: ${(e as Error).message.split('\n')[0]} | | | | | | | | |`);
   }
 }
+let ising = '';
+if (!values['skip-ising']) {
+  try {
+    const options: IsingBenchOptions = { sides: values['ising-sides'].split(',').map(Number), minSeconds: Number(values['ising-seconds']) };
+    const r = await page.evaluate((o) => (window as unknown as { runIsingBench(o: IsingBenchOptions): Promise<IsingBenchResult> }).runIsingBench(o), options);
+    ising = `Glauber (Ising) kernel on WebGPU (${r.adapter}${r.software ? ', a software adapter' : ''}), checkerboard sweeps, Philox numbers; CPU path in the same page:\n\n${isingTable(r)}\n`;
+  } catch (e) {
+    ising = `Glauber (Ising) kernel: failed: ${(e as Error).message.split('\n')[0]}\n`;
+  }
+  process.stderr.write('ising: done\n');
+}
 await browser.close();
 await new Promise<void>((done) => server.httpServer.close(() => done()));
-process.stdout.write(
-  [
-    `WebGPU (${adapter}), Chromium ${browser.version()}, ${new Date().toISOString().slice(0, 10)}; greedy, ${values['new-tokens']} new tokens; medians of ${values.rounds} alternating rounds.`,
-    '',
-    '| model | dtype | prefill tok/s (taps) | prefill tok/s (no taps) | decode tok/s (taps) | decode tok/s (no taps) | tap overhead, generate | tap overhead, prefill | load s | memory, 1st model (MiB, CPU side) | memory, 2nd model (MiB, CPU side) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows,
-  ].join('\n') + '\n',
-);
+if (ising) process.stdout.write(ising + (rows.length ? '\n' : ''));
+if (rows.length)
+  process.stdout.write(
+    [
+      `WebGPU (${adapter}), Chromium ${browser.version()}, ${new Date().toISOString().slice(0, 10)}; greedy, ${values['new-tokens']} new tokens; medians of ${values.rounds} alternating rounds.`,
+      '',
+      '| model | dtype | prefill tok/s (taps) | prefill tok/s (no taps) | decode tok/s (taps) | decode tok/s (no taps) | tap overhead, generate | tap overhead, prefill | load s | memory, 1st model (MiB, CPU side) | memory, 2nd model (MiB, CPU side) |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+      ...rows,
+    ].join('\n') + '\n',
+  );
