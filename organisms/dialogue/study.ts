@@ -9,11 +9,13 @@ import { synchronyLab } from '../../src/labs/synchrony/config';
 import { LAB_MODULE_BY_NAME } from '../../src/labs/registry';
 import { librarySource } from '../../src/labs/synchrony/scenarios/source';
 import type { SynchronyConfig } from '../../src/labs/synchrony/queue';
-import type { JudgeRecord, EpisodeMetaRecord, SynchronyAnalysis, TurnRecord } from '../../src/labs/synchrony/types';
+import type { JudgeRecord, EpisodeMetaRecord, TurnRecord } from '../../src/labs/synchrony/types';
 import { syncContrasts, type SyncContrast } from '../../src/labs/synchrony/planted';
 import type { LabelDecoding } from '../../src/labs/synchrony/label-decoding';
 import type { RunnerModels } from '../../src/core/runs/models';
 import { dialogueQuality, type QualityResult, type ScoredEpisode } from './measure';
+import { resultOf } from '../../src/core/runs/results';
+import { synchronyResults } from '../../src/labs/synchrony/results';
 
 export interface StudySetup {
   model: string;
@@ -75,7 +77,7 @@ export async function runStudy(setup: StudySetup, models: RunnerModels): Promise
       judge: [overall('A'), overall('B')],
     };
   });
-  const analysis = bundle.results.find((r) => r.name === 'synchrony')?.value as SynchronyAnalysis | undefined;
+  const analysis = resultOf(synchronyResults, bundle.results, 'synchrony');
   const sync = analysis ? syncContrasts(analysis) : { real: null, contrasts: [] };
   return {
     setup,

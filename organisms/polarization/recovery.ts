@@ -9,6 +9,8 @@ import { polarizationLab } from '../../src/labs/polarization/config';
 import { LAB_MODULE_BY_NAME } from '../../src/labs/registry';
 import type { EpochRow } from '../../src/labs/polarization/llm-runner';
 import type { RunnerModels } from '../../src/core/runs/models';
+import { resultOf } from '../../src/core/runs/results';
+import { polarizationResults } from '../../src/labs/polarization/results';
 
 export const INTERVENTIONS = ['none', 'randomInteractions', 'moderateOpposing', 'noSelectiveExposure', 'noConfirmationBias', 'neutralElite'] as const;
 export type Intervention = (typeof INTERVENTIONS)[number];
@@ -81,7 +83,7 @@ async function runOne(s: PolarizationSetup, kind: Intervention, seed: number, mo
   });
   if (!v.ok) throw new Error(`polarization setup: ${JSON.stringify(v.errors)}`);
   const bundle = await runHeadless(polarizationLab, LAB_MODULE_BY_NAME.polarization.runner, v.value, { models });
-  const result = bundle.results.find((r) => r.name === 'polarization')?.value as { series: EpochRow[] } | undefined;
+  const result = resultOf(polarizationResults, bundle.results, 'polarization');
   if (!result) throw new Error('the Polarization run has no summary');
   return result.series;
 }

@@ -9,13 +9,14 @@ import { pathToFileURL } from 'node:url';
 import { runHeadless } from '../../src/core/runs/headless';
 import { similarityLab, type SimilarityConfig } from '../../src/labs/similarity/config';
 import { LAB_MODULE_BY_NAME } from '../../src/labs/registry';
-import type { SimilarityAnalysis } from '../../src/labs/similarity/analysis';
 import { comparePlanted, plantedSimilarity, type PlantedComparison } from '../../src/labs/similarity/planted';
 import type { RunnerModels } from '../../src/core/runs/models';
 import { createNodeRuntime } from '../../src/runtime/node';
 import { asRunnerModel, RunnerModelSet } from '../../src/runtime/runner-models';
 import { option } from '../args';
 import { VARIANTS } from './law';
+import { resultOf } from '../../src/core/runs/results';
+import { similarityResults } from '../../src/labs/similarity/results';
 
 export interface SimilarityStudy {
   seed: number;
@@ -43,7 +44,7 @@ export function studyConfig(seed: number, overrides: Partial<SimilarityConfig> =
 export async function runSimilarityStudy(config: SimilarityConfig, models: RunnerModels): Promise<SimilarityStudy> {
   const t0 = performance.now();
   const bundle = await runHeadless(similarityLab, LAB_MODULE_BY_NAME.similarity.runner, config, { models });
-  const analysis = bundle.results.find((r) => r.name === 'similarity')?.value as SimilarityAnalysis | undefined;
+  const analysis = resultOf(similarityResults, bundle.results, 'similarity');
   if (!analysis) throw new Error('the run produced no similarity analysis');
   const planted = plantedSimilarity(config.models);
   if (!planted) throw new Error("the run's models are not the Similarity population");

@@ -8,6 +8,8 @@ import { validateConfig } from '../../src/core/config/validate';
 import { synchronyLab } from '../../src/labs/synchrony/config';
 import { listScenarios } from '../../src/labs/synchrony/scenarios/index';
 import type { SynchronyAnalysis } from '../../src/labs/synchrony/types';
+import { resultOf } from '../../src/core/runs/results';
+import { synchronyResults } from '../../src/labs/synchrony/results';
 
 /** Three scenarios with one-phrase bios, carried in the link: short prompts for SwiftShader's slow prefill. */
 function tinyScenarios() {
@@ -170,7 +172,7 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
       const loaded = await loadRunModels(['tiny-social'], { device: 'wasm', dtype: 'fp32' });
       try {
         const bundle = await runHeadless(synchronyLab, synchronyModule.runner, config, { models: loaded.models });
-        const headless = bundle.results.find((r) => r.name === 'synchrony')!.value as SynchronyAnalysis;
+        const headless = resultOf(synchronyResults, bundle.results, 'synchrony')!;
         expect(bundle.episodes.map((e) => e.records.filter((r) => r.kind === 'turn').map((r) => r.text))).toEqual(browserTurns);
         expect(headless.parse).toEqual(inBrowser.parse);
         const real = (a: SynchronyAnalysis) => a.conditions.find((c) => c.condition === 'real')!;

@@ -16,6 +16,10 @@ import { opinionsLab } from '../../src/labs/opinions/config';
 import { opinionsRunner } from '../../src/labs/opinions/runner';
 import { runHeadless } from '../../src/core/runs/headless';
 import { asRunnerModel, RunnerModelSet } from '../../src/runtime/runner-models';
+import { resultOf } from '../../src/core/runs/results';
+import { opinionsResults } from '../../src/labs/opinions/results';
+
+const communityOf = (results: Parameters<typeof resultOf>[1]) => resultOf(opinionsResults, results, 'community');
 
 /** The params a format's parser is given in the lab, for the formats that take any. */
 const PARAMS: FormatParams = { letter: 'b', wealth: 40, word: 'bread' };
@@ -144,7 +148,7 @@ describe('constrained decoding on the architecture stand-ins (Node, cpu)', () =>
       const info = await rt.load(folders.dir('llama'), { device: 'cpu', dtype: 'fp32' });
       const models = new RunnerModelSet();
       models.add(asRunnerModel('tiny-social', rt, info));
-      const rates: Record<string, { decoding: string; voteParseRate: number }> = {};
+      const rates: Partial<Record<'free' | 'constrained', NonNullable<ReturnType<typeof communityOf>>>> = {};
       for (const decoding of ['free', 'constrained'] as const) {
         const v = validateConfig(opinionsLab, {
           mode: 'community',
@@ -154,13 +158,13 @@ describe('constrained decoding on the architecture stand-ins (Node, cpu)', () =>
         });
         if (!v.ok) throw new Error(JSON.stringify(v.errors));
         const bundle = await runHeadless(opinionsLab, opinionsRunner, v.value, { models });
-        rates[decoding] = bundle.results.find((r) => r.name === 'community')!.value as { decoding: string; voteParseRate: number };
+        rates[decoding] = communityOf(bundle.results)!;
       }
-      console.log(`stand-in community: vote parse rate free ${rates.free.voteParseRate}, constrained ${rates.constrained.voteParseRate}`);
-      expect(rates.free.decoding).toBe('free');
-      expect(rates.free.voteParseRate).toBeLessThan(0.5);
-      expect(rates.constrained.decoding).toBe('constrained');
-      expect(rates.constrained.voteParseRate).toBe(1);
+      console.log(`stand-in community: vote parse rate free ${rates.free!.voteParseRate}, constrained ${rates.constrained!.voteParseRate}`);
+      expect(rates.free!.decoding).toBe('free');
+      expect(rates.free!.voteParseRate).toBeLessThan(0.5);
+      expect(rates.constrained!.decoding).toBe('constrained');
+      expect(rates.constrained!.voteParseRate).toBe(1);
     } finally {
       await rt.dispose();
     }

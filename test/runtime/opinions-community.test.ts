@@ -13,6 +13,8 @@ import { opinionsRunner } from '../../src/labs/opinions/runner';
 import type { OpinionsConfig } from '../../src/labs/opinions/graph';
 import { agentRows, roundRow, trajectoriesFromRun } from '../../src/labs/opinions/community-data';
 import { parseCounts } from '../../src/labs/opinions/community-runner';
+import { resultOf } from '../../src/core/runs/results';
+import { opinionsResults } from '../../src/labs/opinions/results';
 
 describe('community run on the embedded model', () => {
   let rt: ModelRuntime;
@@ -67,7 +69,7 @@ describe('community run on the embedded model', () => {
           [2, 3, -1],
         ],
       });
-      const res = bundle.results.find((x) => x.name === 'community')!.value as { voteParseRate: number; messageParseRate: number };
+      const res = resultOf(opinionsResults, bundle.results, 'community')!;
       console.log(
         `${questionId}: vote parse rate ${res.voteParseRate}, message parse rate ${res.messageParseRate}; raw votes ${JSON.stringify(agentRows(bundle.episodes[1]).map((a) => a.rawVotes))}; messages ${JSON.stringify(agentRows(bundle.episodes[1]).map((a) => a.rawMessages))}`,
       );

@@ -10,6 +10,8 @@ import { runCommand } from '../../cli/commands/run.ts';
 import { readBundle } from '../../src/core/runs/bundle.ts';
 import { LAB_MODULES } from '../../src/labs/registry.ts';
 import type { EpochRow } from '../../src/labs/polarization/llm-runner.ts';
+import { resultOf } from '../../src/core/runs/results';
+import { polarizationResults } from '../../src/labs/polarization/results';
 
 async function runPolarization(over: Record<string, unknown>) {
   const dir = mkdtempSync(join(tmpdir(), 'sml-pol-'));
@@ -38,13 +40,13 @@ describe('Polarization with LLM agents on the embedded model (Node CPU)', () => 
     const { code, bundle } = await runPolarization({});
     expect(code).toBe(0);
     expect(bundle.episodes).toHaveLength(2);
-    const result = bundle.results.find((r) => r.name === 'polarization')!.value as { series: EpochRow[]; calls: number; failures: number; messages: number };
+    const result = resultOf(polarizationResults, bundle.results, 'polarization')!;
     console.info(
       `[polarization] tiny-social, 10 agents, 2 epochs: P ${result.series.map((r) => r.P.toFixed(2)).join(' → ')}, H ${result.series.map((r) => r.H.toFixed(2)).join(' → ')}; ${result.calls} calls, ${result.failures} unparsed after 3 tries, ${result.messages} messages`,
     );
     expect(result.series.map((r) => r.epoch)).toEqual([0, 1, 2]);
     expect(result.calls).toBeGreaterThan(10);
-    expect(result.failures / result.calls).toBeLessThan(0.1);
+    expect((result.failures ?? 0) / (result.calls ?? 1)).toBeLessThan(0.1);
     expect(result.messages).toBeGreaterThan(0);
   });
 

@@ -12,13 +12,15 @@ import { readBundle } from '../../src/core/runs/bundle.ts';
 import { LAB_MODULES } from '../../src/labs/registry.ts';
 import { createInProcessExecutor } from '../../src/core/grid-tasks.ts';
 import { cka } from '../../src/core/cka.ts';
-import { analyzeSimilarity, decoderStack, PROBE_STATES, type SimilarityAnalysis } from '../../src/labs/similarity/analysis.ts';
+import { analyzeSimilarity, decoderStack, PROBE_STATES } from '../../src/labs/similarity/analysis.ts';
 import { selectProbes } from '../../src/labs/similarity/probes.ts';
 import { createNodeRuntime } from '../../src/runtime/node.ts';
 import { similarityLab, type SimilarityConfig } from '../../src/labs/similarity/config.ts';
 import { validateConfig } from '../../src/core/config/validate.ts';
 import { episodeReader } from '../../src/core/runs/records.ts';
 import { similarityRecord } from '../../src/labs/similarity/records.ts';
+import { resultOf } from '../../src/core/runs/results';
+import { similarityResults } from '../../src/labs/similarity/results';
 
 async function runSimilarity(config: Record<string, unknown>, dtype: string) {
   const dir = mkdtempSync(join(tmpdir(), 'sml-sim-'));
@@ -41,7 +43,7 @@ describe('Similarity (CKA) on the embedded model, Node CPU', () => {
     expect(bundle.meta.backend).toBe('cpu');
     const [ep] = bundle.episodes;
     expect(ep.tensors[PROBE_STATES].shape).toEqual([24, 7, 128]);
-    const a = bundle.results.find((r) => r.name === 'similarity')!.value as SimilarityAnalysis;
+    const a = resultOf(similarityResults, bundle.results, 'similarity')!;
     expect(a.pairs).toHaveLength(1);
     expect(a.pairs[0].linear.maxAligned).toBeCloseTo(1, 9);
     expect(a.pairs[0].La).toBe(6);
@@ -84,7 +86,7 @@ describe('Similarity (CKA) on the embedded model, Node CPU', () => {
     );
     expect(code).toBe(0);
     expect(bundle.episodes).toHaveLength(5);
-    const a = bundle.results.find((r) => r.name === 'similarity')!.value as SimilarityAnalysis;
+    const a = resultOf(similarityResults, bundle.results, 'similarity')!;
     const g = a.games!;
     const by = Object.fromEntries(g.pairs.map((p) => [p.game, p]));
     console.info(
@@ -104,7 +106,7 @@ describe('Similarity (CKA) on the embedded model, Node CPU', () => {
     const { code, bundle } = await runSimilarity({ ...config, cka: { permutations: 0 }, novelty: ['haiku'], noveltyRounds: 3 }, 'fp32');
     expect(code).toBe(0);
     expect(bundle.episodes).toHaveLength(2);
-    const a = bundle.results.find((r) => r.name === 'similarity')!.value as SimilarityAnalysis;
+    const a = resultOf(similarityResults, bundle.results, 'similarity')!;
     const p = a.novelty!.pairs[0];
     console.info(
       `[similarity] tiny-social haiku with itself, 3 rounds: unique joint ${p.uniqueJoint.join('/')}, solo ${p.uniqueSolo.join('/')}, MI ${p.mi.map((x) => x.toFixed(3)).join('/')} bits/token; unparsed ${p.failed}/${p.written}`,

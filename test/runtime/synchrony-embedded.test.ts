@@ -6,7 +6,8 @@ import { synchronyCommand } from '../../cli/commands/synchrony.ts';
 import { readBundle } from '../../src/core/runs/bundle.ts';
 import { LAB_MODULES } from '../../src/labs/registry.ts';
 import { listScenarios } from '../../src/labs/synchrony/scenarios/index.ts';
-import type { SynchronyAnalysis } from '../../src/labs/synchrony/types.ts';
+import { resultOf } from '../../src/core/runs/results';
+import { synchronyResults } from '../../src/labs/synchrony/results';
 
 const scenarios = listScenarios()
   .slice(0, 3)
@@ -58,7 +59,7 @@ describe('Synchrony on the embedded model (Node CPU)', () => {
         Array.from(e.tensors.statesA.data as Float32Array).slice(128 * 6, 128 * 7),
       );
     }
-    const analysis = bundle.results.find((r) => r.name === 'synchrony')!.value as SynchronyAnalysis;
+    const analysis = resultOf(synchronyResults, bundle.results, 'synchrony')!;
     expect(analysis.episodes).toBe(3);
     expect(analysis.conditions.map((c) => c.condition)).toEqual(expect.arrayContaining(['real', 'passive', 'lag3', 'lag5']));
     const real = analysis.conditions.find((c) => c.condition === 'real')!;
