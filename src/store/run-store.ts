@@ -1,11 +1,11 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { Episode, RunMeta, RunResult } from '../core/runs/types';
+import type { Episode, RunMeta, RunResult, StoredRecord } from '../core/runs/types';
 import type { SafeTensor } from '../core/safetensors';
 import type { RunBundle } from '../core/runs/bundle';
 
 interface LabDB extends DBSchema {
   runs: { key: string; value: RunMeta };
-  episodes: { key: [string, number]; value: { runId: string; index: number; records: Record<string, unknown>[] }; indexes: { byRun: string } };
+  episodes: { key: [string, number]; value: { runId: string; index: number; records: StoredRecord[] }; indexes: { byRun: string } };
   tensors: { key: [string, number, string]; value: { runId: string; episode: number; name: string; tensor: SafeTensor }; indexes: { byRun: string } };
   results: { key: [string, string]; value: RunResult & { runId: string }; indexes: { byRun: string } };
 }

@@ -42,7 +42,11 @@ export function relationshipLabel(level: unknown): string {
 export function metaOf(ep: Episode): EpisodeMetaRecord | null {
   const r = ep.records.find((x) => x && x.kind === 'meta');
   if (!r) return null;
-  const names = (r.names && typeof r.names === 'object' ? r.names : {}) as Record<string, unknown>;
+  const names = r.names;
+  const nameOf = (k: Role): string => {
+    if (typeof names !== 'object' || names === null) return k;
+    return str(k === 'A' ? ('A' in names ? names.A : undefined) : 'B' in names ? names.B : undefined, k);
+  };
   return {
     kind: 'meta',
     scenarioId: str(r.scenarioId),
@@ -55,7 +59,7 @@ export function metaOf(ep: Episode): EpisodeMetaRecord | null {
     modelB: str(r.modelB, '?'),
     pairIndex: num(r.pairIndex),
     group: num(r.group),
-    names: { A: str(names.A, 'A'), B: str(names.B, 'B') },
+    names: { A: nameOf('A'), B: nameOf('B') },
     ...(typeof r.contextFullAt === 'number' ? { contextFullAt: r.contextFullAt } : {}),
   };
 }
