@@ -31,6 +31,24 @@ export function valueColour(v: number): string {
   const k = Math.round(((Math.max(-1, Math.min(1, v)) + 1) / 2) * (VALUE_COLOURS.length - 1));
   return VALUE_COLOURS[k];
 }
+const float32 = new Float32Array(1);
+const bits32 = new Int32Array(float32.buffer);
+/**
+ * The width, in world units, of a line one device pixel wide at scale `s` (devicePixelRatio · zoom). Skia draws a
+ * stroke as a hairline (its fast path) only when width × scale ≤ 1 in float32, and the float32 of 1/s times that of
+ * s rounds to just above 1 at about one zoom level in twenty: there the edges of a big graph went through the general
+ * stroker instead (150 ms for each sign's path, 3 frames/s dragging a node in headless Chromium; see
+ * bench/suites/editor-browser.ts) and looked unlike the hairlines of every other level. So the width steps down to
+ * the widest float32 whose product stays ≤ 1: the same as 1/s where that already holds, a few ulps thinner where not.
+ */
+export function hairlineWidth(s: number): number {
+  const scale = Math.fround(s);
+  float32[0] = 1 / s;
+  // Positive floats order as their bit patterns: one less is the next float32 down.
+  while (float32[0] > 0 && (Math.fround(float32[0] * scale) > 1 || float32[0] * s > 1)) bits32[0]--;
+  return float32[0];
+}
+
 /** Above these sizes the cheap drawing is used. */
 const DETAIL = { edges: 600, nodes: 300, labels: 80 };
 export const NODE_RADIUS = 7;
@@ -44,7 +62,7 @@ export function drawGraph(ctx: OffscreenCanvasRenderingContext2D | CanvasRenderi
   ctx.fillRect(0, 0, s.width * dpr, s.height * dpr);
   ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * view.x, dpr * view.y);
   const detailed = edges.length / 3 <= DETAIL.edges;
-  const px = 1 / (dpr * k);
+  const px = hairlineWidth(dpr * k);
   for (const sign of [1, -1]) {
     ctx.beginPath();
     for (let e = 0; e < edges.length; e += 3) {
