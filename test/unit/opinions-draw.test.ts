@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drawGraph, EDGE_COLOURS, NODE_COLOURS, packGraph, type DrawState } from '../../src/labs/opinions/editor/draw';
+import { drawGraph, EDGE_COLOURS, hairlineWidth, NODE_COLOURS, packGraph, type DrawState } from '../../src/labs/opinions/editor/draw';
 import { seriesCsv } from '../../src/components/figure-csv';
 
 /** Records what a 2D context is asked to do, enough to check the drawing choices. */
@@ -84,6 +84,26 @@ describe('editor drawing', () => {
     }
     expect(calls.filter((c) => c.op === 'fillRect').length).toBe(1 + n);
     expect(calls.filter((c) => c.op === 'fillText')).toHaveLength(0);
+  });
+});
+
+describe('hairline width', () => {
+  it('keeps width × scale ≤ 1 in float32 at every zoom, a few ulps under 1/s, and 1/s itself where that already holds', () => {
+    const f = Math.fround;
+    let naiveOver = 0;
+    for (let k = -300; k <= 300; k++) {
+      const s = 2 * 1.01 ** k; // devicePixelRatio 2 × the editor's zoom steps
+      const w = hairlineWidth(s);
+      // ≤ 1 whether the product is taken in float32 or with the scale unrounded
+      expect(f(w * f(s))).toBeLessThanOrEqual(1);
+      expect(w * s).toBeLessThanOrEqual(1);
+      expect(w).toBeGreaterThan((1 / s) * (1 - 1e-6));
+      const naive = f(1 / s);
+      if (f(naive * f(s)) > 1 || naive * s > 1) naiveOver++;
+      else expect(w).toBe(naive);
+    }
+    // The rounding this guards against happens at some of these zoom levels (about one in twenty).
+    expect(naiveOver).toBeGreaterThan(5);
   });
 });
 
