@@ -330,14 +330,15 @@ export class ModelRuntime implements ModelApi {
       const asked = requests.map((r) => ({ ids: this.tokenize(r.options), options: r.options, seeds: greedy(r.options) ? r.seeds.slice(0, 1) : r.seeds }));
       const room = (ids: number[]) => (info.contextLength === undefined ? Infinity : info.contextLength - ids.length);
       const budget = Math.max(0, ...asked.map((a) => a.options.maxNewTokens ?? 64));
-      const onCpu = info.backend !== 'webgpu';
+      // The batch copies KV caches row by row, which needs them in host memory: not on WebGPU.
+      const hostCache = info.backend !== 'webgpu';
       // Every row decodes until the last has stopped, so each prompt must have room for the longest budget of all.
-      const together = onCpu && shareOneBatch(asked.map((a) => a.options)) && asked.every((a) => a.seeds.length && a.ids.length && room(a.ids) >= budget);
+      const together = hostCache && shareOneBatch(asked.map((a) => a.options)) && asked.every((a) => a.seeds.length && a.ids.length && room(a.ids) >= budget);
       const replies: GenerateResult[][] = [];
       for (const group of together ? batchesWithin(asked, budget, info) : asked.map((a) => [a])) {
         const got = group.length > 1 ? await sampleFromPrefills(this.sampleHost(), group) : null;
         if (got) replies.push(...got);
-        else for (const a of group) replies.push(await this.samplesOfOne(a, onCpu));
+        else for (const a of group) replies.push(await this.samplesOfOne(a, hostCache));
       }
       return replies.map((rs, i) =>
         rs.length === requests[i].seeds.length ? rs : requests[i].seeds.map(() => ({ ...rs[0], prefillStates: rs[0].prefillStates?.slice() ?? null })),
@@ -346,10 +347,10 @@ export class ModelRuntime implements ModelApi {
   }
 
   /** One prompt's replies: from one prefill where it can (its budget cut to the context left, as generate() does). */
-  private async samplesOfOne(a: PromptSamples, onCpu: boolean): Promise<GenerateResult[]> {
+  private async samplesOfOne(a: PromptSamples, hostCache: boolean): Promise<GenerateResult[]> {
     const { info } = this.need();
     const room = info.contextLength === undefined ? Infinity : info.contextLength - a.ids.length;
-    if (onCpu && a.seeds.length > 1 && !a.options.grammar && room >= 1) {
+    if (hostCache && a.seeds.length > 1 && !a.options.grammar && room >= 1) {
       const got = await sampleFromPrefills(this.sampleHost(), [
         { ...a, options: { ...a.options, maxNewTokens: Math.min(a.options.maxNewTokens ?? 64, room) } },
       ]);

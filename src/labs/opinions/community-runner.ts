@@ -234,6 +234,7 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
     })),
   );
   throwIfAborted(ctx.signal);
+  const ballotOf = new Map(voting.map((i, k) => [i, ballots[k]]));
   const rows: AgentRow[] = [];
   let votesTotal = 0;
   let voteFailuresTotal = 0;
@@ -265,7 +266,7 @@ export async function runCommunityEpisode(config: OpinionsConfig, ctx: EpisodeCo
     };
     if (updating[i]) {
       const votes: (Vote | null)[] = [];
-      for (const { text } of ballots[voting.indexOf(i)]) {
+      for (const { text } of ballotOf.get(i)!) {
         const parsed = parseVote(text, question.kind);
         votes.push(parsed.ok ? parsed.value : null);
         row.rawVotes.push(text);

@@ -9,10 +9,8 @@
 import { createRng, hashSeed } from '../../core/rng';
 import { checkerboardLaw, checkerboardSide } from '../../core/ising/checkerboard';
 import type { SignedGraph } from '../../core/graphs/signed';
-import type { GlauberParams } from '../../core/ising/simulate';
 import { configGraph, type OpinionsConfig } from './graph';
-import { expectedConviction } from './phase';
-import { initialSpins, liveParams, type LiveSample } from './live-sim';
+import { LiveState } from './live-sim';
 import { GpuIsing, type GpuContext } from './gpu-ising';
 
 export type LiveBackend = 'gpu' | 'cpu';
@@ -38,16 +36,7 @@ export function chooseLiveBackend(
   return { backend: 'gpu', note: `GPU (WebGPU): checkerboard sweeps on ${gpu.adapter}` };
 }
 
-export class GpuLiveSimulation {
-  readonly graph: SignedGraph;
-  params: GlauberParams;
-  spins: Int8Array;
-  t = 0;
-  /** n(t) for every step since the start. */
-  readonly net: number[] = [];
-  readonly samples: LiveSample[] = [];
-  updates = 0;
-  stepsPerFrame: number;
+export class GpuLiveSimulation extends LiveState {
   private readonly key: number;
 
   private constructor(
@@ -55,12 +44,8 @@ export class GpuLiveSimulation {
     graph: SignedGraph,
     private readonly gpu: GpuIsing,
   ) {
-    this.graph = graph;
-    this.params = liveParams(config, graph);
-    this.stepsPerFrame = config.live.stepsPerFrame;
-    this.spins = initialSpins(config, graph.n);
+    super(config, graph);
     this.key = hashSeed(`${config.seed}/live-gpu`);
-    this.net.push(this.spins.reduce((a, b) => a + b, 0) / graph.n);
     this.gpu.setSpins(this.spins);
     this.setLaw();
   }
@@ -78,10 +63,8 @@ export class GpuLiveSimulation {
     this.gpu.setLaw(checkerboardLaw(p.couplings, p.fields, p.temperature ?? 1, this.graph.n, p.mode === 'async' ? (p.eps ?? 0.5) : 1));
   }
 
-  /** Changes couplings, temperature, fields or update rule in place: the state carries on from where it is. */
-  retune(config: OpinionsConfig) {
-    this.params = liveParams(config, this.graph);
-    this.stepsPerFrame = config.live.stepsPerFrame;
+  override retune(config: OpinionsConfig) {
+    super.retune(config);
     this.setLaw();
   }
 
@@ -99,14 +82,6 @@ export class GpuLiveSimulation {
       this.updates += rec.updates[k];
     }
     return fresh;
-  }
-
-  /** Records (t, n, c) now, as LiveSimulation.sample does. */
-  sample(): LiveSample {
-    const c = expectedConviction(this.graph, this.params.couplings, this.params.fields ?? 0, this.spins, this.params.temperature ?? 1);
-    const s = { t: this.t, n: this.net[this.net.length - 1], c };
-    this.samples.push(s);
-    return s;
   }
 
   destroy() {

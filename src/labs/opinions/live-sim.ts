@@ -37,7 +37,11 @@ export function initialSpins(config: OpinionsConfig, n: number): Int8Array {
   return Int8Array.from({ length: n }, () => (start.next() < config.dynamics.initialUp ? 1 : -1));
 }
 
-export class LiveSimulation {
+/**
+ * What every live simulation holds and reads out, on the CPU (LiveSimulation) or the GPU (live-sim-gpu.ts): the
+ * graph, the law, the spins, n(t) for every step and c(t) when sampled. Subclasses say how a frame advances.
+ */
+export abstract class LiveState {
   readonly graph: SignedGraph;
   params: GlauberParams;
   spins: Int8Array;
@@ -47,14 +51,12 @@ export class LiveSimulation {
   readonly samples: LiveSample[] = [];
   updates = 0;
   stepsPerFrame: number;
-  private rng: Rng;
 
   constructor(config: OpinionsConfig, graph?: SignedGraph) {
     this.graph = graph ?? configGraph(config, createRng(hashSeed(`${config.seed}/graph`)));
     this.params = liveParams(config, this.graph);
     this.stepsPerFrame = config.live.stepsPerFrame;
     this.spins = initialSpins(config, this.graph.n);
-    this.rng = createRng(hashSeed(`${config.seed}/live`));
     this.net.push(mean(this.spins));
   }
 
@@ -64,7 +66,26 @@ export class LiveSimulation {
     this.stepsPerFrame = config.live.stepsPerFrame;
   }
 
-  /** Advances one frame; returns the n(t) of the new steps. */
+  /** Advances one frame (stepsPerFrame steps); returns the n(t) of the new steps. */
+  abstract frame(): Float64Array | Promise<Float64Array>;
+
+  /** Records (t, n, c) now; c needs a pass over every edge, so callers sample it a few times a second. */
+  sample(): LiveSample {
+    const c = expectedConviction(this.graph, this.params.couplings, this.params.fields ?? 0, this.spins, this.params.temperature ?? 1);
+    const s = { t: this.t, n: this.net[this.net.length - 1], c };
+    this.samples.push(s);
+    return s;
+  }
+}
+
+export class LiveSimulation extends LiveState {
+  private rng: Rng;
+
+  constructor(config: OpinionsConfig, graph?: SignedGraph) {
+    super(config, graph);
+    this.rng = createRng(hashSeed(`${config.seed}/live`));
+  }
+
   frame(): Float64Array {
     const r = simulateGlauber(this.graph, this.params, this.spins, this.stepsPerFrame, this.rng, { record: false });
     this.spins = r.final;
@@ -73,14 +94,6 @@ export class LiveSimulation {
     const fresh = r.net.subarray(1);
     for (const v of fresh) this.net.push(v);
     return fresh;
-  }
-
-  /** Records (t, n, c) now; c needs a pass over every edge, so callers sample it a few times a second. */
-  sample(): LiveSample {
-    const c = expectedConviction(this.graph, this.params.couplings, this.params.fields ?? 0, this.spins, this.params.temperature ?? 1);
-    const s = { t: this.t, n: this.net[this.net.length - 1], c };
-    this.samples.push(s);
-    return s;
   }
 }
 
