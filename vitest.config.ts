@@ -3,8 +3,17 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'runtime', include: ['test/runtime/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 120_000 } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', setupFiles: ['test/support/wasm-features.ts'] } },
+      {
+        test: {
+          name: 'runtime',
+          include: ['test/runtime/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['test/support/wasm-features.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
       {
         test: {
           name: 'browser',

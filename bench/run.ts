@@ -1,3 +1,4 @@
+import '../cli/wasm-features.ts';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+import './wasm-features.ts';
 import { parseArgs } from 'node:util';
 import { commands } from './commands/index.ts';
 import { CliUsageError, type CliCommand } from './command.ts';

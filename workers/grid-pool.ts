@@ -17,7 +17,7 @@ import { CancelledError } from '../src/core/cancel';
 import { batchProgress, type BatchOptions, type GridExecutor, type GridTask } from '../src/core/grid-tasks';
 import { checkStack, type LayerStack } from '../src/core/layer-stack';
 import { gridPlan, type GridPlan } from '../src/core/ridge';
-import type { GramInfo, GramStats } from '../src/core/cka';
+import { addGroups, crossDotsGroups, type GramInfo, type GramStats } from '../src/core/cka';
 import type { GridWorkerApi } from './grid-worker-api';
 
 export interface GridWorkerHandle {
@@ -46,6 +46,12 @@ function sharedCopy(stack: LayerStack): LayerStack {
   const data = stack.data instanceof Float64Array ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float32Array(new SharedArrayBuffer(n * 4));
   data.set(stack.data);
   return { ...stack, data };
+}
+
+function sharedVector(v: Float64Array): Float64Array {
+  const out = new Float64Array(new SharedArrayBuffer(v.byteLength));
+  out.set(v);
+  return out;
 }
 
 /** One call on one worker: a source row or a target column of one grid. */
@@ -139,6 +145,26 @@ export class GridPool implements GridExecutor {
         },
       })),
     );
+  }
+
+  /**
+   * crossDots of `vectors` against themselves, one group of slices per item (cka.ts adds the groups in order, so the
+   * result is the one-thread result to the last bit). Vectors not in shared memory yet are copied there once.
+   */
+  async crossDots(vectors: readonly Float64Array[], opts: BatchOptions = {}): Promise<Float64Array> {
+    const shared = vectors.map((v) => (v.buffer instanceof SharedArrayBuffer ? v : sharedVector(v)));
+    const groups = crossDotsGroups(shared[0]?.length ?? 0);
+    const key = `d${this.nextKey++}`;
+    const parts = await this.batch<Float64Array>(groups, opts, (batch) =>
+      Array.from({ length: groups }, (_, g) => ({
+        affinity: key,
+        batch,
+        run: async (api) => {
+          complete(batch, g, await api.crossDotsGroup(shared, g));
+        },
+      })),
+    );
+    return addGroups(parts, shared.length * shared.length);
   }
 
   /** Queues the items that `make` builds for a new batch of `size` results, and settles with them or the first error. */

@@ -9,7 +9,7 @@ import * as Comlink from 'comlink';
 import { gridTaskSteps, MomentCaches, usesMoments, type GridTask } from '../src/core/grid-tasks';
 import { runSteps } from '../src/core/steps';
 import type { LayerStack } from '../src/core/layer-stack';
-import { gramInfo, type GramInfo } from '../src/core/cka';
+import { crossDotsGroup, gramInfo, type GramInfo } from '../src/core/cka';
 import { gridPlan, residentRows, sourceRow, targetColumn, type SourceRows } from '../src/core/ridge';
 
 export function createGridWorkerApi() {
@@ -20,10 +20,20 @@ export function createGridWorkerApi() {
     grid(task: GridTask, sourceKey: string): Float64Array {
       return runSteps(gridTaskSteps(task, caches.for(sourceKey)));
     },
-    /** Layer l's Gram statistics for CKA (its arrays are transferred, not copied). */
+    /**
+     * Layer l's Gram statistics for CKA. Its triangle goes back in shared memory, where the pool's crossDots reads it
+     * again without a copy; the small arrays are transferred.
+     */
     gramLayer(stack: LayerStack, l: number): GramInfo {
       const g = gramInfo(stack, l);
-      return Comlink.transfer(g, [g.off.buffer, g.diag.buffer, g.rowsum.buffer]);
+      const off = new Float64Array(new SharedArrayBuffer(g.off.byteLength));
+      off.set(g.off);
+      return Comlink.transfer({ ...g, off }, [g.diag.buffer, g.rowsum.buffer]);
+    },
+    /** Group g of crossDots over `vectors` (shared memory) against themselves. */
+    crossDotsGroup(vectors: Float64Array[], g: number): Float64Array {
+      const part = crossDotsGroup(vectors, null, g);
+      return Comlink.transfer(part, [part.buffer]);
     },
     /** Source layer a's row [Mpacked | A] of the grid (source, target, mask, alpha); `sourceKey` names the source. */
     sourceRow(source: LayerStack, target: LayerStack, a: number, mask: Uint8Array, alpha: number, sourceKey: string): Float64Array {

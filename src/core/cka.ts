@@ -8,9 +8,9 @@
  * a packed triangle (one wasm gemv per y layer against all x layers). A sample permutation π changes only
  * ⟨K̃, L̃_π⟩ and rowsum(K̃)·rowsum(L̃)_π.
  */
-import { dot, gemmNT } from './linalg';
+import { dot, gemmNT, gemmNTScalar } from './linalg';
 import { createRng } from './rng';
-import { ResidentRows } from './simd-gemm';
+import { gemmNTSimd, ResidentRows } from './simd-gemm';
 import { checkStack, type LayerStack } from './layer-stack';
 import { runSteps, type Progress } from './steps';
 
@@ -49,6 +49,8 @@ export interface CkaOptions {
    */
   gramsX?: GramStats;
   gramsY?: GramStats;
+  /** ⟨K̃_i, L̃_j⟩ for every layer pair (L1 × L2), when the caller computed them with others (crossDotsAll). */
+  dots?: Float64Array;
 }
 
 /** Per-layer statistics of the centred Gram matrix. */
@@ -101,26 +103,99 @@ const Y_BLOCK = 8;
 const K_CHUNK = 4096;
 
 /**
- * out[i·|ys| + j] = ⟨xs[i], ys[j]⟩ over vectors of one length, as matrix products of K_CHUNK-long slices, summed
- * slice by slice in order (so a cell's value depends only on its two vectors and the fixed chunking).
+ * out[i·|ys| + j] = ⟨xs[i], ys[j]⟩ over vectors of one length (ys null: xs against themselves, upper tiles only), as
+ * matrix products of K_CHUNK-long slices. The slices form fixed groups of GROUP_CHUNKS: each group's sum is built
+ * slice by slice (crossDotsGroup), and out adds the groups in order, so a worker pool can share out the groups and
+ * still get these bits. Every slice goes to the SIMD kernel whatever its size (the JS kernel only where there is
+ * none), so a cell's value depends only on its two vectors: the same whether it came from a block of 8 y layers or
+ * from one product over every layer of several models (crossDotsAll).
  */
-export function crossDots(xs: readonly Float64Array[], ys: readonly Float64Array[]): Float64Array {
+export function crossDots(xs: readonly Float64Array[], ys: readonly Float64Array[] | null): Float64Array {
+  return runSteps(crossDotsSteps(xs, ys));
+}
+
+/** How many slices of K_CHUNK values a group sums before it is added to the total. */
+const GROUP_CHUNKS = 8;
+
+/** The number of groups crossDotsGroup splits vectors of length `len` into. */
+export const crossDotsGroups = (len: number): number => Math.ceil(len / (K_CHUNK * GROUP_CHUNKS));
+
+/** Group g's part of crossDots: its slices' products, summed slice by slice. */
+export function crossDotsGroup(xs: readonly Float64Array[], ys: readonly Float64Array[] | null, g: number): Float64Array {
+  const sym = ys === null;
+  const right = ys ?? xs;
   const nx = xs.length;
-  const ny = ys.length;
+  const ny = right.length;
   const len = xs[0]?.length ?? 0;
   const out = new Float64Array(nx * ny);
   const A = new Float64Array(nx * K_CHUNK);
-  const B = new Float64Array(ny * K_CHUNK);
+  const B = sym ? A : new Float64Array(ny * K_CHUNK);
   const C = new Float64Array(nx * ny);
-  for (let k0 = 0; k0 < len; k0 += K_CHUNK) {
+  const end = Math.min(len, (g + 1) * K_CHUNK * GROUP_CHUNKS);
+  for (let k0 = g * K_CHUNK * GROUP_CHUNKS; k0 < end; k0 += K_CHUNK) {
     const kc = Math.min(K_CHUNK, len - k0);
     const a = kc === K_CHUNK ? A : A.subarray(0, nx * kc);
-    const b = kc === K_CHUNK ? B : B.subarray(0, ny * kc);
+    const b = sym ? a : kc === K_CHUNK ? B : B.subarray(0, ny * kc);
     for (let i = 0; i < nx; i++) a.set(xs[i].subarray(k0, k0 + kc), i * kc);
-    for (let j = 0; j < ny; j++) b.set(ys[j].subarray(k0, k0 + kc), j * kc);
-    gemmNT(a, b, nx, ny, kc, C);
+    if (!sym) for (let j = 0; j < ny; j++) b.set(right[j].subarray(k0, k0 + kc), j * kc);
+    if (!gemmNTSimd(a, sym ? null : b, nx, ny, kc, C, sym)) gemmNTScalar(a, b, nx, ny, kc, C, sym);
     for (let c = 0; c < out.length; c++) out[c] += C[c];
   }
+  return out;
+}
+
+/** Adds group sums to a total in group order: the one way crossDots's groups are put together, here or in a pool. */
+export function addGroups(groups: readonly Float64Array[], cells: number): Float64Array {
+  const out = new Float64Array(cells);
+  for (const part of groups) for (let c = 0; c < cells; c++) out[c] += part[c];
+  return out;
+}
+
+/** crossDots as a generator that yields after each group. */
+export function* crossDotsSteps(xs: readonly Float64Array[], ys: readonly Float64Array[] | null): Generator<Progress, Float64Array> {
+  const total = crossDotsGroups(xs[0]?.length ?? 0);
+  const parts: Float64Array[] = [];
+  for (let g = 0; g < total; g++) {
+    parts.push(crossDotsGroup(xs, ys, g));
+    yield { done: g + 1, total };
+  }
+  return addGroups(parts, xs.length * (ys ?? xs).length);
+}
+
+/** Each layer's strict upper triangle, models one after another: the vectors of crossDotsAll. */
+export function triangles(models: readonly GramStats[]): { triangles: Float64Array[]; offsets: number[] } {
+  const offsets: number[] = [];
+  const tri: Float64Array[] = [];
+  for (const g of models) {
+    offsets.push(tri.length);
+    for (const info of g) tri.push(info.off);
+  }
+  return { triangles: tri, offsets };
+}
+
+/**
+ * ⟨K̃_u, K̃_v⟩ (strict upper triangles) for every two layers u, v of several models at once, layers numbered model
+ * after model: one symmetric product over all their triangles instead of one per pair of models, whose small
+ * blocks re-read every triangle for each block of y layers. The cells equal crossDots's for any pair, bit for bit.
+ * A GridExecutor runs it (`crossDots`), on several workers where it has them.
+ */
+export function crossDotsAll(models: readonly GramStats[]): AllDots {
+  const { triangles: tri, offsets } = triangles(models);
+  return { dots: crossDots(tri, null), layers: tri.length, offsets };
+}
+
+/** Every layer's dot products with every other's, layers numbered model after model (offsets: each model's first). */
+export interface AllDots {
+  dots: Float64Array;
+  layers: number;
+  offsets: number[];
+}
+
+/** The L_i × L_j block of crossDotsAll for models i and j: what ckaSteps takes as `dots`. */
+export function pairDots(all: AllDots, i: number, Li: number, j: number, Lj: number): Float64Array {
+  const out = new Float64Array(Li * Lj);
+  const U = all.layers;
+  for (let a = 0; a < Li; a++) for (let b = 0; b < Lj; b++) out[a * Lj + b] = all.dots[(all.offsets[i] + a) * U + all.offsets[j] + b];
   return out;
 }
 
@@ -214,8 +289,10 @@ export function cka(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): CkaRes
 
 /** cka as a generator that yields after each layer's Gram matrix. */
 export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): Generator<Progress, CkaResult> {
-  checkStack(x, 'x');
-  checkStack(y, 'y');
+  // A side given as Gram statistics was checked when they were built (gramStatsSteps), and its states are not read
+  // again: a full scan per pair took most of the time of the pairs of eight large models.
+  if (!opts.gramsX) checkStack(x, 'x');
+  if (!opts.gramsY) checkStack(y, 'y');
   if (x.n !== y.n) throw new Error(`cka: x has ${x.n} probes, y has ${y.n}`);
   const m = x.n;
   if (m < 4) throw new Error(`cka: need at least 4 probes for debiased HSIC (got ${m})`);
@@ -254,6 +331,7 @@ export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): 
   const packed = N ? new Float64Array((m * (m - 1)) / 2) : null;
   const rsPerm = new Float64Array(m);
   const xOff = xs.map((xi) => xi.off);
+  if (opts.dots && opts.dots.length !== L1 * L2) throw new Error(`cka: dots has ${opts.dots.length} cells, the grid ${L1 * L2}`);
   let block: { j0: number; ys: GramInfo[]; dots: Float64Array } | null = null;
   for (let j = 0; j < L2; j++) {
     if (!block || j >= block.j0 + block.ys.length) {
@@ -262,10 +340,12 @@ export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): 
       block = {
         j0,
         ys,
-        dots: crossDots(
-          xOff,
-          ys.map((g) => g.off),
-        ),
+        dots: opts.dots
+          ? blockOf(opts.dots, L2, j0, ys.length)
+          : crossDots(
+              xOff,
+              ys.map((g) => g.off),
+            ),
       };
     }
     const yj = block.ys[j - block.j0];
@@ -302,6 +382,14 @@ export function* ckaSteps(x: LayerStack, y: LayerStack, opts: CkaOptions = {}): 
     linear: finish(lin, permLin, N, L1, L2),
     debiased: finish(deb, permDeb, N, L1, L2),
   };
+}
+
+/** Columns j0 … j0 + nb − 1 of an L1 × L2 matrix, as crossDots lays out a block (row = x layer). */
+function blockOf(dots: Float64Array, L2: number, j0: number, nb: number): Float64Array {
+  const L1 = dots.length / L2;
+  const out = new Float64Array(L1 * nb);
+  for (let i = 0; i < L1; i++) for (let b = 0; b < nb; b++) out[i * nb + b] = dots[i * L2 + j0 + b];
+  return out;
 }
 
 function finish(grid: Float64Array, perm: Float64Array | null, N: number, L1: number, L2: number): CkaGrid {

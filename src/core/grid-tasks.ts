@@ -12,7 +12,7 @@
  */
 import { throwIfAborted } from './cancel';
 import type { LayerStack } from './layer-stack';
-import { gramStatsSteps, type GramStats } from './cka';
+import { crossDotsSteps, gramStatsSteps, type GramStats } from './cka';
 import { momentCacheBytes, ridgeR2GridSteps, type MomentCache } from './ridge';
 import { runStepsAsync, type Progress } from './steps';
 
@@ -38,6 +38,8 @@ export interface GridExecutor {
   grids(tasks: readonly GridTask[], opts?: BatchOptions): Promise<Float64Array[]>;
   /** Every layer's Gram statistics of one stack (cka.ts gramInfo, one layer per task). */
   gramStats(stack: LayerStack, opts?: BatchOptions): Promise<GramStats>;
+  /** Every two vectors' dot product (cka.ts crossDots of `vectors` against themselves: CKA's triangles). */
+  crossDots(vectors: readonly Float64Array[], opts?: BatchOptions): Promise<Float64Array>;
 }
 
 /** What an analysis runs on: the executor of its layer grids (a worker pool or in process), cancel and progress. */
@@ -119,6 +121,9 @@ export function createInProcessExecutor(): GridExecutor {
     },
     async gramStats(stack, opts = {}) {
       return await runStepsAsync(gramStatsSteps(stack), { signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(d / t) });
+    },
+    async crossDots(vectors, opts = {}) {
+      return await runStepsAsync(crossDotsSteps(vectors, null), { signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(d / t) });
     },
   };
 }

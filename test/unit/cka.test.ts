@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { cka, gramStatsSteps, poolGrid, thirds, type CkaGrid } from '../../src/core/cka';
+import { cka, crossDotsAll, gramStatsSteps, pairDots, poolGrid, thirds, type CkaGrid } from '../../src/core/cka';
+import { createRng } from '../../src/core/rng';
 import { runSteps } from '../../src/core/steps';
 import type { LayerStack } from '../../src/core/ridge';
 
@@ -68,6 +69,26 @@ describe('CKA vs a direct numpy implementation', () => {
     // The cached statistics stay whole for the next pair.
     expect(cka(x, y, { gramsX: gx, gramsY: gy })).toEqual(cka(x, y));
     expect(() => cka(x, y, { gramsX: gy })).toThrow(/gramsX has/);
+  });
+
+  it('the dot products of several models in one product give each pair, to the last bit, what it computes alone', () => {
+    // Small probe sets and odd layer counts, so that some slices of the triangles are short (m = 101: 5,050 values,
+    // slices of 4,096 and 954): a short slice of one pair is a small product, and must still take the same kernel.
+    const r = createRng('dots-all');
+    const stack = (L: number, H: number, m: number): LayerStack => ({ data: Float32Array.from({ length: m * L * H }, () => r.normal()), n: m, L, H });
+    for (const m of [9, 101]) {
+      const stacks = [stack(3, 5, m), stack(4, 7, m), stack(2, 3, m)];
+      const grams = stacks.map((s) => runSteps(gramStatsSteps(s)));
+      const all = crossDotsAll(grams);
+      expect(all.layers).toBe(9);
+      for (let i = 0; i < 3; i++)
+        for (let j = i; j < 3; j++) {
+          const dots = pairDots(all, i, stacks[i].L, j, stacks[j].L);
+          const alone = cka(stacks[i], stacks[j]);
+          expect(cka(stacks[i], stacks[j], { gramsX: grams[i], gramsY: grams[j], dots })).toEqual(alone);
+        }
+      expect(() => cka(stacks[0], stacks[1], { dots: new Float64Array(5) })).toThrow(/dots has 5 cells/);
+    }
   });
 
   it('thirds follow numpy array_split', () => {

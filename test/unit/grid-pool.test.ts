@@ -7,7 +7,7 @@ import { createNodeGridPool, nodeGridWorker } from '../../cli/grid-pool-node';
 import { isCancelledError } from '../../src/core/cancel';
 import { createInProcessExecutor } from '../../src/core/grid-tasks';
 import { createRng } from '../../src/core/rng';
-import { cka } from '../../src/core/cka';
+import { cka, crossDots, crossDotsGroups } from '../../src/core/cka';
 import type { LayerStack } from '../../src/core/layer-stack';
 import { chooseAlphaGroupedCV, chooseAlphaWith, syncR2, syncR2With } from '../../src/core/synchrony';
 import { GridPool } from '../../workers/grid-pool';
@@ -70,6 +70,20 @@ describe('grid pool (worker_threads)', { timeout: 120_000 }, () => {
     const local = cka(source, target, { permutations: 3 });
     expect(pooled.linear).toEqual(local.linear);
     expect(pooled.debiased).toEqual(local.debiased);
+  });
+
+  it("shares CKA's dot products out by groups of slices, with bitwise the one-thread result for 1, 2 and 4 workers", async () => {
+    const r = createRng('cross-dots');
+    const vectors = Array.from({ length: 7 }, () => Float64Array.from({ length: 70_001 }, () => r.normal()));
+    expect(crossDotsGroups(70_001)).toBe(3);
+    const local = crossDots(vectors, null);
+    expect(await createInProcessExecutor().crossDots(vectors)).toEqual(local);
+    for (const workers of [1, 2, 4]) expect(await pool(workers).crossDots(vectors)).toEqual(local);
+    // Each cell is the dot product of its two vectors.
+    let d = 0;
+    for (let k = 0; k < 70_001; k++) d += vectors[2][k] * vectors[5][k];
+    expect(Math.abs(local[2 * 7 + 5] - d)).toBeLessThan(1e-9);
+    expect(local[5 * 7 + 2]).toBe(local[2 * 7 + 5]);
   });
 
   it('chooses the same α by grouped CV as the one-thread search, with the same scores', async () => {

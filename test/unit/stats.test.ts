@@ -17,7 +17,7 @@ import {
   spdSolve,
   transpose,
 } from '../../src/core/linalg';
-import { gemmNTSimd, ResidentRows, simdAvailable } from '../../src/core/simd-gemm';
+import { fmaAvailable, gemmKernelKind, gemmNTSimd, ResidentRows, simdAvailable, withGemmKernel } from '../../src/core/simd-gemm';
 
 const f = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/compute/stats.json'), 'utf8'));
 
@@ -218,6 +218,42 @@ describe('linalg kernels vs naive loops', () => {
       const J = gemmNTScalar(A, B, m, n, k, undefined, sym);
       expect(maxRel(C, J)).toBeLessThan(1e-10);
     }
+  });
+  it('runs the fused (relaxed SIMD) kernel where the runtime has it, and both kernels are within rounding of each other', () => {
+    // cli/wasm-features.ts turns relaxed SIMD on for Node 20 (the test setup imports it), as Chromium ships it.
+    expect(fmaAvailable()).toBe(true);
+    expect(gemmKernelKind()).toBe('fma');
+    let s = 11;
+    const rnd = () => (s = (s * 48271) % 2147483647) / 2147483647 - 0.5;
+    for (const [m, n, k, sym] of [
+      [5, 7, 9, false],
+      [33, 33, 257, true],
+      [64, 40, 1000, false],
+    ] as const) {
+      const A = Float64Array.from({ length: m * k }, rnd);
+      const B = sym ? null : Float64Array.from({ length: n * k }, rnd);
+      const fused = withGemmKernel(true, () => gemmNTSimd(A, B, m, n, k, new Float64Array(m * n), sym)!);
+      const plain = withGemmKernel(false, () => gemmNTSimd(A, B, m, n, k, new Float64Array(m * n), sym)!);
+      const exact = gemmNTScalar(A, B ?? A, m, n, k, undefined, sym);
+      // A sum of k products rounded in any order is within k·ε·Σ|a·b| of the exact one (Higham's γ_k bound), so two
+      // such sums are within twice that of each other.
+      const Bm = B ?? A;
+      for (let i = 0; i < m; i++)
+        for (let j = 0; j < n; j++) {
+          let abs = 0;
+          for (let p = 0; p < k; p++) abs += Math.abs(A[i * k + p] * Bm[j * k + p]);
+          const bound = 2 * k * 1.12e-16 * abs;
+          const c = i * n + j;
+          expect(Math.abs(fused[c] - plain[c])).toBeLessThanOrEqual(bound);
+          expect(Math.abs(fused[c] - exact[c])).toBeLessThanOrEqual(bound);
+        }
+      // The fused kernel does round differently (else this test would not tell the two apart).
+      if (k >= 257) expect(fused.some((v, c) => v !== plain[c])).toBe(true);
+    }
+    // Rows resident for the gemv follow the thread's kernel.
+    const rows = withGemmKernel(false, () => new ResidentRows(3, 101));
+    rows.setRow(0, [Float64Array.from({ length: 101 }, rnd)]);
+    expect(rows.dotAll([new Float64Array(101).fill(1)], 1)[0]).toBeTypeOf('number');
   });
   it('blocked Cholesky and solves (n ≥ 128, SIMD trailing updates) equal the unblocked ones', () => {
     let s = 11;

@@ -8,83 +8,25 @@
  * sites' Σ s, bond sum and redrawn count to the step's records with one atomic each (a workgroup tree reduction with
  * barriers ran 30× slower on SwiftShader), so a frame reads back 12 bytes per step, and the spins, one byte each,
  * when asked.
- *
- * Works in a page and in a worker (navigator.gpu). The project ships no WebGPU type package, so the few WebGPU
- * shapes used here are declared below.
+
+ * Works in a page and in a worker (navigator.gpu); the WebGPU shapes it uses are in src/gpu/webgpu.ts.
  */
 import { epsThreshold, type CheckerboardLaw, type SweepRecords } from '../../core/ising/checkerboard';
+import {
+  COMPUTE,
+  MAP_READ,
+  USAGE,
+  requestGpu,
+  type GpuBindGroup,
+  type GpuBindGroupLayout,
+  type GpuBuffer,
+  type GpuComputePipeline,
+  type GpuContext,
+  type GpuDevice,
+} from '../../gpu/webgpu';
 
-// ---- the WebGPU surface this file uses (a subset of @webgpu/types) ----
-type GpuSize = number;
-export interface GpuBuffer {
-  readonly size: GpuSize;
-  mapAsync(mode: number): Promise<void>;
-  getMappedRange(): ArrayBuffer;
-  unmap(): void;
-  destroy(): void;
-}
-interface GpuBindGroup {
-  readonly label?: string;
-}
-interface GpuBindGroupLayout {
-  readonly label?: string;
-}
-interface GpuPipelineLayout {
-  readonly label?: string;
-}
-interface GpuComputePipeline {
-  readonly label?: string;
-}
-interface GpuShaderModule {
-  getCompilationInfo(): Promise<{ messages: readonly { type: string; message: string; lineNum: number }[] }>;
-}
-interface GpuComputePass {
-  setPipeline(p: GpuComputePipeline): void;
-  setBindGroup(index: number, group: GpuBindGroup, dynamicOffsets?: number[]): void;
-  dispatchWorkgroups(x: number, y?: number, z?: number): void;
-  end(): void;
-}
-interface GpuCommandEncoder {
-  beginComputePass(): GpuComputePass;
-  clearBuffer(b: GpuBuffer, offset?: number, size?: number): void;
-  copyBufferToBuffer(src: GpuBuffer, srcOffset: number, dst: GpuBuffer, dstOffset: number, size: number): void;
-  finish(): unknown;
-}
-interface GpuBufferBinding {
-  buffer: GpuBuffer;
-  offset?: number;
-  size?: number;
-}
-export interface GpuDevice {
-  readonly limits: { maxStorageBufferBindingSize: number; maxComputeWorkgroupsPerDimension: number; maxBufferSize: number };
-  readonly lost: Promise<{ message: string; reason?: string }>;
-  readonly queue: {
-    writeBuffer(b: GpuBuffer, offset: number, data: ArrayBufferView | ArrayBuffer): void;
-    submit(commands: unknown[]): void;
-    onSubmittedWorkDone(): Promise<void>;
-  };
-  createBuffer(d: { size: number; usage: number; label?: string }): GpuBuffer;
-  createShaderModule(d: { code: string; label?: string }): GpuShaderModule;
-  createBindGroupLayout(d: {
-    entries: { binding: number; visibility: number; buffer: { type: 'uniform' | 'storage' | 'read-only-storage'; hasDynamicOffset?: boolean } }[];
-  }): GpuBindGroupLayout;
-  createPipelineLayout(d: { bindGroupLayouts: GpuBindGroupLayout[] }): GpuPipelineLayout;
-  createComputePipelineAsync(d: { layout: GpuPipelineLayout; compute: { module: GpuShaderModule; entryPoint: string } }): Promise<GpuComputePipeline>;
-  createBindGroup(d: { layout: GpuBindGroupLayout; entries: { binding: number; resource: GpuBufferBinding }[] }): GpuBindGroup;
-  createCommandEncoder(): GpuCommandEncoder;
-  pushErrorScope(filter: 'validation' | 'out-of-memory' | 'internal'): void;
-  popErrorScope(): Promise<{ message: string } | null>;
-  destroy(): void;
-}
-interface GpuAdapter {
-  readonly info?: { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
-  readonly limits: { maxStorageBufferBindingSize: number; maxBufferSize: number };
-  requestDevice(d?: { requiredLimits?: Record<string, number> }): Promise<GpuDevice>;
-}
+export { requestGpu, type GpuContext } from '../../gpu/webgpu';
 
-const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 } as const;
-const MAP_READ = 1;
-const COMPUTE = 4;
 /** Threads per workgroup (the WGSL below must agree). */
 const WG = 64;
 /** Dispatches (half-sweeps) per command buffer; the pass-index uniform holds one 256-byte slot for each. */
@@ -184,32 +126,6 @@ fn pack(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     ((bitcast<u32>(spins[b + 2u]) & 0xffu) << 16u) | ((bitcast<u32>(spins[b + 3u]) & 0xffu) << 24u);
 }
 `;
-
-export interface GpuContext {
-  device: GpuDevice;
-  /** Vendor, architecture and description of the adapter, for notes ("google swiftshader"). */
-  adapter: string;
-  /** True for a software adapter (SwiftShader): correct, but no faster than the CPU. */
-  software: boolean;
-}
-
-/** A WebGPU device in this page or worker, or null (with why) when there is none. */
-export async function requestGpu(): Promise<GpuContext | { error: string }> {
-  const gpu = (globalThis.navigator as { gpu?: { requestAdapter(o?: object): Promise<GpuAdapter | null> } } | undefined)?.gpu;
-  if (!gpu) return { error: 'this browser has no WebGPU' };
-  try {
-    const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-    if (!adapter) return { error: 'WebGPU found no adapter' };
-    const device = await adapter.requestDevice({
-      requiredLimits: { maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize, maxBufferSize: adapter.limits.maxBufferSize },
-    });
-    const info = adapter.info ?? {};
-    const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ');
-    return { device, adapter: name || 'unknown adapter', software: Boolean(info.isFallbackAdapter) || /swiftshader/i.test(name) };
-  } catch (e) {
-    return { error: `WebGPU failed: ${(e as Error).message ?? e}` };
-  }
-}
 
 export interface GpuRunOptions {
   /** Step number of the first sweep (the random numbers depend on it). */

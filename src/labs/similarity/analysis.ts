@@ -1,4 +1,4 @@
-import { ckaSteps, gramStatsBytes, type CkaGrid, type GramStats } from '../../core/cka';
+import { ckaSteps, gramStatsBytes, pairDots, triangles, type AllDots, type CkaGrid, type GramStats } from '../../core/cka';
 import type { AnalysisContext } from '../../core/grid-tasks';
 import { runStepsAsync } from '../../core/steps';
 import type { LayerStack } from '../../core/layer-stack';
@@ -83,26 +83,41 @@ export async function analyzeSimilarity(
   const stackOf = (i: number) => stacks.get(i) ?? stacks.set(i, decoderStack(eps[i])).get(i)!;
   // Each model's Gram statistics are built once, on the executor (a pool shares out the layers), and reused for all
   // its pairs (its self-pair included), when every model's fit in GRAM_CACHE_BYTES; otherwise each pair streams its
-  // own in this thread, one layer at a time, as one pair alone does (memory stays at one model's triangles).
+  // own in this thread, one layer at a time, as one pair alone does (memory stays at one model's triangles). The
+  // numbers are the same either way, to the last bit.
   const cacheBytes = records.reduce((b, r) => b + gramStatsBytes(m, r.numLayers), 0);
-  const grams = cacheBytes <= GRAM_CACHE_BYTES ? new Map<number, Promise<GramStats>>() : null;
-  // Progress: pair k spans [k, k + 1) of jobs.length; its Gram statistics the first quarter, its CKA the rest.
-  const report = (k: number, f: number) => ctx.onProgress?.(Math.round(1000 * ((k + f) / jobs.length)), 1000);
-  const gramsOf = (i: number, k: number): Promise<GramStats> => {
-    let g = grams!.get(i);
-    if (!g) grams!.set(i, (g = ctx.grids.gramStats(stackOf(i), { signal: ctx.signal, onProgress: (f) => report(k, 0.25 * f) })));
-    return g;
-  };
+  const progress = (f: number) => ctx.onProgress?.(Math.round(1000 * f), 1000);
+  let shared: { grams: GramStats[]; all: AllDots } | null = null;
+  if (cacheBytes <= GRAM_CACHE_BYTES) {
+    // Progress: every model's Gram statistics the first half, the dot products of all their layers the next 30 %.
+    const done = eps.map(() => 0);
+    const grams = await Promise.all(
+      eps.map((_, i) =>
+        ctx.grids.gramStats(stackOf(i), {
+          signal: ctx.signal,
+          onProgress: (f) => {
+            done[i] = f;
+            progress((0.5 * done.reduce((a, b) => a + b, 0)) / eps.length);
+          },
+        }),
+      ),
+    );
+    // The dot products of all layer pairs of all models are one product (crossDotsAll: the same bits as each pair's
+    // own, in a fraction of the time when there are several models).
+    const tri = triangles(grams);
+    const dots = await ctx.grids.crossDots(tri.triangles, { signal: ctx.signal, onProgress: (f) => progress(0.5 + 0.3 * f) });
+    shared = { grams, all: { dots, layers: tri.triangles.length, offsets: tri.offsets } };
+  }
+  const from = shared ? 0.8 : 0;
   for (let k = 0; k < jobs.length; k++) {
     const [i, j] = jobs[k];
-    const given = grams ? await Promise.all([gramsOf(i, k), gramsOf(j, k)]) : null;
     const r = await runStepsAsync(
       ckaSteps(stackOf(i), stackOf(j), {
         permutations: config.cka.permutations,
         seed: `${config.seed}/cka/${i}/${j}`,
-        ...(given ? { gramsX: given[0], gramsY: given[1] } : {}),
+        ...(shared ? { gramsX: shared.grams[i], gramsY: shared.grams[j], dots: pairDots(shared.all, i, stackOf(i).L, j, stackOf(j).L) } : {}),
       }),
-      { signal: ctx.signal, onProgress: (d, t) => report(k, 0.25 + (0.75 * d) / t) },
+      { signal: ctx.signal, onProgress: (d, t) => progress(from + ((1 - from) * (k + d / t)) / jobs.length) },
     );
     pairs.push({ a: records[i].model, b: records[j].model, La: r.L1, Lb: r.L2, linear: toPairGrid(r.linear), debiased: toPairGrid(r.debiased) });
   }
