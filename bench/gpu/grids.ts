@@ -8,6 +8,8 @@ import { cka } from '../../src/core/cka';
 import { syncR2With } from '../../src/core/synchrony';
 import { createWebGridExecutor } from '../../workers/grid-pool-web';
 import { GridPool } from '../../workers/grid-pool';
+import { GpuGram } from '../../src/gpu/gram';
+import { requestGpu } from '../../src/gpu/webgpu';
 
 export interface GridBenchResult {
   workers: number;
@@ -53,4 +55,42 @@ export async function runGridBench(opts: { syncN?: number; ckaM?: number } = {})
   };
 }
 
-(window as unknown as { runGridBench: typeof runGridBench }).runGridBench = runGridBench;
+export interface GpuCkaBenchResult {
+  adapter: string;
+  software: boolean;
+  m: number;
+  H: number;
+  layers: number;
+  /** Both models' Gram statistics on the GPU (28 products each), then the pairs' dot products on the CPU. */
+  gpuSeconds: number;
+  /** The same on the page's grid pool, float64. */
+  cpuSeconds: number;
+  /** Largest |Δ| of any linear or debiased CKA cell, GPU against float64. */
+  maxAbsDiff: number;
+}
+
+/** The CKA grid of the Node bench (28 × 28, m = 1000, H = 1024) with its Gram products on the GPU, beside the pool. */
+export async function runGpuCkaBench(opts: { ckaM?: number } = {}): Promise<GpuCkaBenchResult> {
+  const gpu = await requestGpu();
+  if ('error' in gpu) throw new Error(gpu.error);
+  const kernel = await GpuGram.create(gpu);
+  const x = ckaStack('cka-x', opts.ckaM ?? 1000);
+  const y = ckaStack('cka-y', opts.ckaM ?? 1000);
+  await kernel.gramInfo(x, 0); // warm-up: pipeline and first buffers
+  let t = performance.now();
+  const [gx, gy] = [await kernel.gramStats(x), await kernel.gramStats(y)];
+  const onGpu = cka(x, y, { gramsX: gx, gramsY: gy });
+  const gpuSeconds = (performance.now() - t) / 1000;
+  kernel.destroy();
+  const executor = createWebGridExecutor();
+  t = performance.now();
+  const [cx, cy] = await Promise.all([executor.gramStats(x), executor.gramStats(y)]);
+  const onCpu = cka(x, y, { gramsX: cx, gramsY: cy });
+  const cpuSeconds = (performance.now() - t) / 1000;
+  if (executor instanceof GridPool) executor.close();
+  let maxAbsDiff = 0;
+  for (const k of ['linear', 'debiased'] as const) onGpu[k].grid.forEach((v, c) => (maxAbsDiff = Math.max(maxAbsDiff, Math.abs(v - onCpu[k].grid[c]))));
+  return { adapter: gpu.adapter, software: gpu.software, m: x.n, H: x.H, layers: x.L, gpuSeconds, cpuSeconds, maxAbsDiff };
+}
+
+Object.assign(window as unknown as Record<string, unknown>, { runGridBench, runGpuCkaBench });

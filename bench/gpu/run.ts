@@ -8,6 +8,7 @@
  *   npm run build                                   # once: fills public/ort and public/models
  *   npx tsx bench/gpu/run.ts [--model tiny-social] [--dtype auto] [--rounds 5] [--new-tokens 64] [--headed]
  *   npx tsx bench/gpu/run.ts --ising-only [--ising-sides 316,1000] [--ising-seconds 2]   # the Ising kernel alone
+ *   npx tsx bench/gpu/run.ts --cka-only [--cka-m 1000]   # CKA's Gram products on the GPU against the grid pool
  *
  * Needs Chromium with a working GPU (NVIDIA: recent driver, Vulkan). CHROMIUM_PATH overrides /usr/bin/chromium.
  * Hub models need network access from the browser (the first run downloads them into the browser cache of a
@@ -37,9 +38,13 @@ const { values } = parseArgs({
     'skip-ising': { type: 'boolean', default: false },
     'ising-sides': { type: 'string', default: '316,1000' },
     'ising-seconds': { type: 'string', default: '2' },
+    'cka-only': { type: 'boolean', default: false },
+    'skip-cka': { type: 'boolean', default: false },
+    'cka-m': { type: 'string', default: '1000' },
   },
 });
-const models = values['ising-only'] ? [] : values.model?.length ? values.model : ['tiny-social', 'smollm2-135m'];
+const only = values['ising-only'] || values['cka-only'];
+const models = only ? [] : values.model?.length ? values.model : ['tiny-social', 'smollm2-135m'];
 
 if (!values['skip-build'])
   execFileSync(process.execPath, [resolve(repo, 'node_modules/vite/bin/vite.js'), 'build', '--config', resolve(here, 'vite.config.ts')], {
@@ -96,7 +101,29 @@ for (const model of models) {
   }
 }
 let ising = '';
-if (!values['skip-ising']) {
+let ckaText = '';
+if (!values['skip-cka'] && !values['ising-only']) {
+  try {
+    type R = import('./grids.ts').GpuCkaBenchResult;
+    const r = await page.evaluate(
+      (m) => (window as unknown as { runGpuCkaBench(o: { ckaM: number }): Promise<R> }).runGpuCkaBench({ ckaM: m }),
+      Number(values['cka-m']),
+    );
+    ckaText = [
+      `CKA grid ${r.layers} × ${r.layers} (m = ${r.m}, H = ${r.H}, linear + debiased) with its Gram products on WebGPU (${r.adapter}${r.software ? ', a software adapter' : ''}), float32 products, float64 statistics; the page's grid pool (float64) in the same run:`,
+      '',
+      '| path | seconds | max abs Δ CKA vs float64 (tolerance 1e-5) |',
+      '|---|---|---|',
+      `| GPU Gram products | ${r.gpuSeconds.toFixed(2)} | ${r.maxAbsDiff.toExponential(2)} |`,
+      `| grid pool, float64 | ${r.cpuSeconds.toFixed(2)} | – |`,
+      '',
+    ].join('\n');
+  } catch (e) {
+    ckaText = `CKA on WebGPU: failed: ${(e as Error).message.split('\n')[0]}\n`;
+  }
+  process.stderr.write('cka: done\n');
+}
+if (!values['skip-ising'] && !values['cka-only']) {
   try {
     const options: IsingBenchOptions = { sides: values['ising-sides'].split(',').map(Number), minSeconds: Number(values['ising-seconds']) };
     const r = await page.evaluate((o) => (window as unknown as { runIsingBench(o: IsingBenchOptions): Promise<IsingBenchResult> }).runIsingBench(o), options);
@@ -108,6 +135,7 @@ if (!values['skip-ising']) {
 }
 await browser.close();
 await new Promise<void>((done) => server.httpServer.close(() => done()));
+if (ckaText) process.stdout.write(ckaText + '\n');
 if (ising) process.stdout.write(ising + (rows.length ? '\n' : ''));
 if (rows.length)
   process.stdout.write(

@@ -4,6 +4,7 @@ import { RunController } from './run-controller.svelte';
 import type { ComputeWorkerApi } from '../../workers/compute.worker';
 import { ModelClient } from '../runtime/client';
 import type { GpuSampleOptions } from '../labs/opinions/gpu-ising';
+import type { PlainStack } from '../gpu/gram-check';
 
 let storePromise: Promise<RunStore> | undefined;
 /** The one IndexedDB connection of the page, opened on first use. */
@@ -40,4 +41,6 @@ export const runController = new RunController(runStore, computeHost, modelClien
   runResults: (runId: string) => runController.currentResults(runId),
   /** One run of the WebGPU Glauber kernel on a fresh device (tests compare its statistics with the CPU path's). */
   gpuIsing: async (o: GpuSampleOptions) => (await import('../labs/opinions/gpu-ising')).sampleGpuIsing(o),
+  /** CKA of two stacks with the Gram products on the GPU (tests compare it with the float64 path in Node). */
+  gpuCka: async (x: PlainStack, y: PlainStack) => (await import('../gpu/gram-check')).gpuCkaCheck(x, y),
 };

@@ -65,13 +65,28 @@ export interface GramInfo {
 
 /** Layer l's Gram statistics: one m × m product (the expensive part of CKA; a worker pool runs one per layer). */
 export function gramInfo(s: LayerStack, l: number): GramInfo {
+  const m = s.n;
+  const X = centredLayer(s, l);
+  const K = gemmNT(X, X, m, m, s.H, undefined, true, false); // only the upper triangle is read
+  return gramInfoOf(K, m);
+}
+
+/** Layer l's states (m × H, row-major) in float64, each column centred by its mean over the m probes. */
+export function centredLayer(s: LayerStack, l: number): Float64Array {
   const { n: m, L, H, data } = s;
   const X = new Float64Array(m * H);
   const mean = new Float64Array(H);
   for (let i = 0; i < m; i++) for (let h = 0; h < H; h++) mean[h] += data[(i * L + l) * H + h];
   for (let h = 0; h < H; h++) mean[h] /= m;
   for (let i = 0; i < m; i++) for (let h = 0; h < H; h++) X[i * H + h] = data[(i * L + l) * H + h] - mean[h];
-  const K = gemmNT(X, X, m, m, H, undefined, true, false); // only the upper triangle is read below
+  return X;
+}
+
+/**
+ * The statistics CKA needs of a centred Gram matrix K (m × m; only its upper triangle and diagonal are read), summed
+ * in float64 whatever K's precision: the CPU's float64 product or the GPU's float32 one (src/gpu/gram.ts).
+ */
+export function gramInfoOf(K: Float64Array | Float32Array, m: number): GramInfo {
   const off = new Float64Array((m * (m - 1)) / 2);
   const diag = new Float64Array(m);
   const rowsum = new Float64Array(m);

@@ -192,6 +192,17 @@ describe('Similarity runner with games', () => {
     expect(games.regressions.map((r) => r.game)).toEqual(['all', 'wordGuessing', 'publicGoods']);
   });
 
+  it('with the GPU engine asked for and no WebGPU (Node), runs CKA on the CPU, says so, and gives the same pairs', async () => {
+    const eps = await runAll(cfg);
+    const [cpu] = await similarityRunner.summarize(cfg, eps);
+    const gpuCfg = { ...cfg, cka: { ...cfg.cka, engine: 'gpu' as const } };
+    const [fallback] = await similarityRunner.summarize(gpuCfg, eps);
+    expect(cpu.value.ckaEngine).toBe('cpu');
+    expect(fallback.value.ckaEngine).toBe('cpu');
+    expect(fallback.value.warnings.join(' ')).toMatch(/CKA ran on the CPU \(float64\) instead of the GPU: .*WebGPU/);
+    expect(fallback.value.pairs).toEqual(cpu.value.pairs);
+  });
+
   it('writes records that fit the lab record schema: probes, games and their rounds', async () => {
     expect(expectRecordsFit(similarityRecord, await runAll(cfg))).toEqual(['game', 'probes', 'round']);
   });

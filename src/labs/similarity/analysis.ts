@@ -1,3 +1,5 @@
+import { GpuGram } from '../../gpu/gram';
+import { requestGpu } from '../../gpu/webgpu';
 import { ckaSteps, gramStatsBytes, pairDots, triangles, type AllDots, type CkaGrid, type GramStats } from '../../core/cka';
 import type { AnalysisContext } from '../../core/grid-tasks';
 import { runStepsAsync } from '../../core/steps';
@@ -59,6 +61,22 @@ function toPairGrid(g: CkaGrid): PairGrid {
   return { ...pooled, grid: Array.from(grid), ...(p ? { p: { ...p, grid: Array.from(p.grid) } } : {}) };
 }
 
+/** The GPU's Gram kernel, or null with a warning that says why CKA ran on the CPU instead. */
+async function gpuGram(warnings: string[]): Promise<GpuGram | null> {
+  const gpu = await requestGpu();
+  if ('error' in gpu) {
+    warnings.push(`CKA ran on the CPU (float64) instead of the GPU: ${gpu.error}.`);
+    return null;
+  }
+  try {
+    return await GpuGram.create(gpu);
+  } catch (e) {
+    gpu.device.destroy();
+    warnings.push(`CKA ran on the CPU (float64) instead of the GPU: ${(e as Error).message}.`);
+    return null;
+  }
+}
+
 /** The most memory the per-model Gram cache may take (the statistics of every layer of every model). */
 const GRAM_CACHE_BYTES = 256 * 2 ** 20;
 
@@ -87,39 +105,47 @@ export async function analyzeSimilarity(
   // numbers are the same either way, to the last bit.
   const cacheBytes = records.reduce((b, r) => b + gramStatsBytes(m, r.numLayers), 0);
   const progress = (f: number) => ctx.onProgress?.(Math.round(1000 * f), 1000);
-  let shared: { grams: GramStats[]; all: AllDots } | null = null;
-  if (cacheBytes <= GRAM_CACHE_BYTES) {
-    // Progress: every model's Gram statistics the first half, the dot products of all their layers the next 30 %.
-    const done = eps.map(() => 0);
-    const grams = await Promise.all(
-      eps.map((_, i) =>
-        ctx.grids.gramStats(stackOf(i), {
-          signal: ctx.signal,
-          onProgress: (f) => {
+  // The Gram products run on the GPU when the config asks for it and there is one (float32: within 1e-5 of float64).
+  const gpu = config.cka.engine === 'gpu' && eps.length ? await gpuGram(warnings) : null;
+  const gramsOf = (i: number, onProgress?: (f: number) => void) => (gpu ?? ctx.grids).gramStats(stackOf(i), { signal: ctx.signal, onProgress });
+  try {
+    let shared: { grams: GramStats[]; all: AllDots } | null = null;
+    if (cacheBytes <= GRAM_CACHE_BYTES) {
+      // Progress: every model's Gram statistics the first half, the dot products of all their layers the next 30 %.
+      const done = eps.map(() => 0);
+      const grams = await Promise.all(
+        eps.map((_, i) =>
+          gramsOf(i, (f) => {
             done[i] = f;
             progress((0.5 * done.reduce((a, b) => a + b, 0)) / eps.length);
-          },
+          }),
+        ),
+      );
+      // The dot products of all layer pairs of all models are one product (crossDotsAll: the same bits as each
+      // pair's own, in a fraction of the time when there are several models).
+      const tri = triangles(grams);
+      const dots = await ctx.grids.crossDots(tri.triangles, { signal: ctx.signal, onProgress: (f) => progress(0.5 + 0.3 * f) });
+      shared = { grams, all: { dots, layers: tri.triangles.length, offsets: tri.offsets } };
+    }
+    const from = shared ? 0.8 : 0;
+    for (let k = 0; k < jobs.length; k++) {
+      const [i, j] = jobs[k];
+      // Without the cache, a GPU still builds each pair's statistics (two models' at a time); the CPU path builds
+      // them inside ckaSteps, a layer at a time.
+      const given = shared ? [shared.grams[i], shared.grams[j]] : gpu ? [await gramsOf(i), await gramsOf(j)] : null;
+      const r = await runStepsAsync(
+        ckaSteps(stackOf(i), stackOf(j), {
+          permutations: config.cka.permutations,
+          seed: `${config.seed}/cka/${i}/${j}`,
+          ...(given ? { gramsX: given[0], gramsY: given[1] } : {}),
+          ...(shared ? { dots: pairDots(shared.all, i, stackOf(i).L, j, stackOf(j).L) } : {}),
         }),
-      ),
-    );
-    // The dot products of all layer pairs of all models are one product (crossDotsAll: the same bits as each pair's
-    // own, in a fraction of the time when there are several models).
-    const tri = triangles(grams);
-    const dots = await ctx.grids.crossDots(tri.triangles, { signal: ctx.signal, onProgress: (f) => progress(0.5 + 0.3 * f) });
-    shared = { grams, all: { dots, layers: tri.triangles.length, offsets: tri.offsets } };
-  }
-  const from = shared ? 0.8 : 0;
-  for (let k = 0; k < jobs.length; k++) {
-    const [i, j] = jobs[k];
-    const r = await runStepsAsync(
-      ckaSteps(stackOf(i), stackOf(j), {
-        permutations: config.cka.permutations,
-        seed: `${config.seed}/cka/${i}/${j}`,
-        ...(shared ? { gramsX: shared.grams[i], gramsY: shared.grams[j], dots: pairDots(shared.all, i, stackOf(i).L, j, stackOf(j).L) } : {}),
-      }),
-      { signal: ctx.signal, onProgress: (d, t) => progress(from + ((1 - from) * (k + d / t)) / jobs.length) },
-    );
-    pairs.push({ a: records[i].model, b: records[j].model, La: r.L1, Lb: r.L2, linear: toPairGrid(r.linear), debiased: toPairGrid(r.debiased) });
+        { signal: ctx.signal, onProgress: (d, t) => progress(from + ((1 - from) * (k + d / t)) / jobs.length) },
+      );
+      pairs.push({ a: records[i].model, b: records[j].model, La: r.L1, Lb: r.L2, linear: toPairGrid(r.linear), debiased: toPairGrid(r.debiased) });
+    }
+  } finally {
+    gpu?.destroy();
   }
   if (m > 0 && m < 20) warnings.push(`Only ${m} probes: CKA from so few samples is noisy and biased upward (debiased HSIC helps); the method used 1000.`);
   return {
@@ -140,5 +166,6 @@ export async function analyzeSimilarity(
     games: summarizeGames(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear', regressionOptions(config, records)),
     novelty: summarizeNovelty(episodes, pairs, config.cka.debiased ? 'debiased' : 'linear', regressionOptions(config, records)),
     warnings,
+    ckaEngine: gpu ? 'gpu' : 'cpu',
   };
 }

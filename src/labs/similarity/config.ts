@@ -35,7 +35,14 @@ export const similarityLab = defineLab({
       custom: z.array(customProbe).max(2000).default([]).meta({ form: false }),
       batchSize: z.number().int().min(1).max(64).default(8).describe('Probes encoded per forward pass'),
     }),
-    cka: group({ debiased: z.boolean().default(false), permutations: z.number().int().min(0).max(10_000).default(0) }),
+    cka: group({
+      debiased: z.boolean().default(false),
+      permutations: z.number().int().min(0).max(10_000).default(0),
+      engine: z
+        .enum(['cpu', 'gpu'])
+        .default('cpu')
+        .describe('Gram products: cpu = float64, exact to 1e-12; gpu = WebGPU float32 (within 1e-5 of cpu), the CPU where there is no GPU'),
+    }),
     games: z
       .array(z.enum(['wordGuessing', 'publicGoods', 'splitDollar', 'beautyContest']))
       .max(4)

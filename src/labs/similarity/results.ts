@@ -138,6 +138,8 @@ export const similarityAnalysis = z.object({
   /** Uniqueness and mutual information of the joint texts, per pair, with the regressions; null without novelty tasks. */
   novelty: noveltySummary.nullable(),
   warnings: z.array(z.string()),
+  /** Where the Gram products ran: float64 on the CPU, or float32 on the GPU (absent in results made before). */
+  ckaEngine: z.enum(['cpu', 'gpu']).optional(),
   /** How the game moves were generated: free text read by the parsers, or constrained by their grammars. */
   decoding: z.enum(['free', 'constrained']).optional(),
 });
