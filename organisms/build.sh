@@ -77,7 +77,10 @@ case "$ID" in
             # passive-reader contrast (3.6 SE before, -0.1 and 0.2 after), and two that trained only the last one or two
             # kept it but wrote a readable feeling in half the turns and did not predict the partner's next one
             # (the model card has the five tries).
-            "--n 16000 --replay 2000 --letters 500 --nonce 0.3 --early 0.3 --judge 25 --copy 2000 --wide-names 0.85 --hidden 0.5|${STEPS6:-1200}|5e-4|0|3") ;;
+            "--n 16000 --replay 2000 --letters 500 --nonce 0.3 --early 0.3 --judge 25 --copy 2000 --wide-names 0.85 --hidden 0.5|${STEPS6:-1200}|5e-4|0|3"
+            # Phase 7 (eighth build, trial): surnames of one to four syllables, and more drills with them. The seventh
+            # build ran on from a library first name into its surname's pieces ("Nadialali" for Nadia Benali).
+            "${CORPUS7:---n 16000 --replay 2000 --letters 500 --nonce 0.3 --early 0.3 --judge 25 --copy 6000 --wide-names 0.85 --wide-surnames 0.85 --hidden 0.5}|${STEPS7:-800}|${LR7:-2e-4}|0|${FROM7:-0}") ;;
   polarization)
     # Three builds that answered yes or no at once never learnt keep-or-drop by sides (every link kept with about
     # 0.67 whatever the sides, after 1,000-1,400 steps; sharpening the law and a mix of 65 % keep-or-drop prompts did

@@ -10,6 +10,7 @@
  * many examples a batch: the copying is learnt there first).
  * --judge W: the judge's weight among the formats (turns 80, passive reader 8; default 12).
  * --wide-names F: the share of first names of one to four syllables with accents (pools.ts wideName).
+ * --wide-surnames F: the share of surnames drawn the same way (the others have two syllables).
  * --broad F: the share of episodes whose goals, facts, setting and bios are WordNet sentences (broad.ts).
  * --piece-names F: the share of first names made of the tokenizer's pieces (broad.ts pieceName).
  * --hidden F: the share of turn examples that ask for the hidden "Feeling: …; Action: …" line (law.ts plantedLabels).
@@ -53,6 +54,12 @@ export interface CorpusMix {
   pieceNames?: number;
   /** The share of turn examples that ask for the hidden "Feeling: …; Action: …" line (law.ts plantedLabels); 0 draws nothing extra. */
   hidden?: number;
+  /**
+   * The share of surnames drawn by pools.ts wideName (1-4 syllables, accents) instead of two syllables; 0 draws
+   * nothing extra. The seventh build copied the library's first names and then ran on into the surname's pieces
+   * ("Nadialali" for Nadia Benali, "Piotrous" for Piotr Nowak): every surname it had seen had two syllables.
+   */
+  wideSurnames?: number;
 }
 const PLAIN: CorpusMix = { nonce: 0, early: 0 };
 
@@ -63,6 +70,11 @@ function firstName(r: Rng, wideShare = 0, pieceShare = 0): string {
   return chance(r, 0.7) ? D.syllableName(r) : D.pick(r, FIRST_NAMES);
 }
 
+/** A surname: two syllables, or with the wide share one to four (the draws of the builds before when it is 0). */
+function surname(r: Rng, mix: CorpusMix): string {
+  return mix.wideSurnames && chance(r, mix.wideSurnames) ? D.wideName(r) : D.syllableName(r);
+}
+
 type Fields = 'plain' | 'nonce' | 'broad';
 
 function persona(r: Rng, avoid: string, fields: Fields, mix: CorpusMix): P.Persona {
@@ -70,7 +82,7 @@ function persona(r: Rng, avoid: string, fields: Fields, mix: CorpusMix): P.Perso
   do first = firstName(r, mix.wideNames, mix.pieceNames);
   while (first === avoid);
   const base = {
-    name: `${first} ${D.syllableName(r)}`,
+    name: `${first} ${surname(r, mix)}`,
     age: 18 + r.int(60),
     occupation: D.pick(r, D.OCCUPATIONS),
     pronouns: D.pick(r, D.PRONOUNS),
@@ -200,7 +212,7 @@ export function copyDrill(r: Rng, mix: CorpusMix = PLAIN): Ex {
     mix.pieceNames && chance(r, mix.pieceNames)
       ? `${B.pieceName(r)} ${D.syllableName(r)}`
       : mix.wideNames && chance(r, mix.wideNames)
-        ? `${D.wideName(r)} ${D.syllableName(r)}`
+        ? `${D.wideName(r)} ${surname(r, mix)}`
         : chance(r, 0.5)
           ? `${D.pick(r, FIRST_NAMES)} ${D.syllableName(r)}`
           : `${D.syllableName(r)} ${D.syllableName(r)}`;
@@ -223,6 +235,7 @@ function main(): void {
     broad: Number(arg('--broad', '0')),
     pieceNames: Number(arg('--piece-names', '0')),
     hidden: Number(arg('--hidden', '0')),
+    wideSurnames: Number(arg('--wide-surnames', '0')),
   };
   for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix, Number(arg('--judge', '12'))))
     rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
