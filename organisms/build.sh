@@ -23,7 +23,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 # The Similarity population is four small models trained from scratch, not tiny-social fine-tuned.
 [ "$ID" = similarity ] && exec bash "$HERE/similarity/build.sh"
 ROOT="$(cd "$HERE/.." && pwd)"
-PY=/usr/bin/python3
+PY="${PY:-/usr/bin/python3}"
 # TRAIN_PY: the interpreter for train.py alone (for example a venv with the pip torch wheel, faster than Debian's).
 TRAIN_PY="${TRAIN_PY:-$PY}"
 BASE="$ROOT/models/tiny-social"

@@ -10,6 +10,7 @@ import { createWebGridExecutor } from '../../workers/grid-pool-web';
 import { GridPool } from '../../workers/grid-pool';
 import { GpuGram } from '../../src/gpu/gram';
 import { requestGpu } from '../../src/gpu/webgpu';
+import { gpuGridExecutor } from '../../src/gpu/ridge-grid';
 
 export interface GridBenchResult {
   workers: number;
@@ -93,4 +94,34 @@ export async function runGpuCkaBench(opts: { ckaM?: number } = {}): Promise<GpuC
   return { adapter: gpu.adapter, software: gpu.software, m: x.n, H: x.H, layers: x.L, gpuSeconds, cpuSeconds, maxAbsDiff };
 }
 
-Object.assign(window as unknown as Record<string, unknown>, { runGridBench, runGpuCkaBench });
+export interface GpuSyncBenchResult {
+  adapter: string;
+  n: number;
+  /** SyncR² with the grids' target-side products on the GPU, and on the page's grid pool (float64), same run. */
+  gpuSeconds: number;
+  cpuSeconds: number;
+  /** Largest |Δ| of any R² cell of any split, GPU against float64. */
+  maxAbsDiff: number;
+}
+
+/** The SyncR² grid of the Node bench (30 × 30, H = 576, n = 1000, 3 splits) with the GPU grid path. */
+export async function runGpuSyncBench(opts: { syncN?: number } = {}): Promise<GpuSyncBenchResult> {
+  const gpu = await requestGpu();
+  if ('error' in gpu) throw new Error(gpu.error);
+  const kernel = await GpuGram.create(gpu);
+  const executor = createWebGridExecutor();
+  const { source, target, group } = syncProblem(opts.syncN ?? 1000);
+  let t = performance.now();
+  const onGpu = await syncR2With(gpuGridExecutor(executor, kernel), source, target, group, { alpha: 0.1, splitSeeds: SYNC_SEEDS });
+  const gpuSeconds = (performance.now() - t) / 1000;
+  kernel.destroy();
+  t = performance.now();
+  const onCpu = await syncR2With(executor, source, target, group, { alpha: 0.1, splitSeeds: SYNC_SEEDS });
+  const cpuSeconds = (performance.now() - t) / 1000;
+  if (executor instanceof GridPool) executor.close();
+  let maxAbsDiff = 0;
+  onGpu.r2PerSplit.forEach((g, k) => g.forEach((v, c) => (maxAbsDiff = Math.max(maxAbsDiff, Math.abs(v - onCpu.r2PerSplit[k][c])))));
+  return { adapter: gpu.adapter, n: source.n, gpuSeconds, cpuSeconds, maxAbsDiff };
+}
+
+Object.assign(window as unknown as Record<string, unknown>, { runGridBench, runGpuCkaBench, runGpuSyncBench });

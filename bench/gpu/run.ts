@@ -8,7 +8,7 @@
  *   npm run build                                   # once: fills public/ort and public/models
  *   npx tsx bench/gpu/run.ts [--model tiny-social] [--dtype auto] [--rounds 5] [--new-tokens 64] [--headed]
  *   npx tsx bench/gpu/run.ts --ising-only [--ising-sides 316,1000] [--ising-seconds 2]   # the Ising kernel alone
- *   npx tsx bench/gpu/run.ts --cka-only [--cka-m 1000]   # CKA's Gram products on the GPU against the grid pool
+ *   npx tsx bench/gpu/run.ts --grids-only [--cka-m 1000] [--sync-n 1000]   # CKA and SyncR² grids on the GPU vs the grid pool
  *
  * Needs Chromium with a working GPU (NVIDIA: recent driver, Vulkan). CHROMIUM_PATH overrides /usr/bin/chromium.
  * Hub models need network access from the browser (the first run downloads them into the browser cache of a
@@ -38,12 +38,13 @@ const { values } = parseArgs({
     'skip-ising': { type: 'boolean', default: false },
     'ising-sides': { type: 'string', default: '316,1000' },
     'ising-seconds': { type: 'string', default: '2' },
-    'cka-only': { type: 'boolean', default: false },
-    'skip-cka': { type: 'boolean', default: false },
+    'grids-only': { type: 'boolean', default: false },
+    'skip-grids': { type: 'boolean', default: false },
     'cka-m': { type: 'string', default: '1000' },
+    'sync-n': { type: 'string', default: '1000' },
   },
 });
-const only = values['ising-only'] || values['cka-only'];
+const only = values['ising-only'] || values['grids-only'];
 const models = only ? [] : values.model?.length ? values.model : ['tiny-social', 'smollm2-135m'];
 
 if (!values['skip-build'])
@@ -102,7 +103,7 @@ for (const model of models) {
 }
 let ising = '';
 let ckaText = '';
-if (!values['skip-cka'] && !values['ising-only']) {
+if (!values['skip-grids'] && !values['ising-only']) {
   try {
     type R = import('./grids.ts').GpuCkaBenchResult;
     const r = await page.evaluate(
@@ -121,9 +122,28 @@ if (!values['skip-cka'] && !values['ising-only']) {
   } catch (e) {
     ckaText = `CKA on WebGPU: failed: ${(e as Error).message.split('\n')[0]}\n`;
   }
-  process.stderr.write('cka: done\n');
+  try {
+    type S = import('./grids.ts').GpuSyncBenchResult;
+    const r = await page.evaluate(
+      (n) => (window as unknown as { runGpuSyncBench(o: { syncN: number }): Promise<S> }).runGpuSyncBench({ syncN: n }),
+      Number(values['sync-n']),
+    );
+    ckaText += [
+      '',
+      `SyncR² grid 30 × 30 (H = 576, n = ${r.n}, 3 splits) with the target-side products on WebGPU (${r.adapter}), float32; the page's grid pool (float64) in the same run:`,
+      '',
+      '| path | seconds | max abs Δ R² vs float64 (tolerance 1e-4) |',
+      '|---|---|---|',
+      `| GPU grids (source side on the CPU) | ${r.gpuSeconds.toFixed(2)} | ${r.maxAbsDiff.toExponential(2)} |`,
+      `| grid pool, float64 | ${r.cpuSeconds.toFixed(2)} | – |`,
+      '',
+    ].join('\n');
+  } catch (e) {
+    ckaText += `SyncR² on WebGPU: failed: ${(e as Error).message.split('\n')[0]}\n`;
+  }
+  process.stderr.write('grids: done\n');
 }
-if (!values['skip-ising'] && !values['cka-only']) {
+if (!values['skip-ising'] && !values['grids-only']) {
   try {
     const options: IsingBenchOptions = { sides: values['ising-sides'].split(',').map(Number), minSeconds: Number(values['ising-seconds']) };
     const r = await page.evaluate((o) => (window as unknown as { runIsingBench(o: IsingBenchOptions): Promise<IsingBenchResult> }).runIsingBench(o), options);

@@ -195,7 +195,7 @@ export function ridgeOperator(s: LayerStack, l: number, train: Int32Array, test:
   return A;
 }
 
-function packUpper(M: Float64Array, n: number, offDiagFactor: number): Float64Array {
+function packUpper(M: Float64Array | Float32Array, n: number, offDiagFactor: number): Float64Array {
   const out = new Float64Array((n * (n + 1)) / 2);
   let p = 0;
   for (let i = 0; i < n; i++) {
@@ -206,7 +206,7 @@ function packUpper(M: Float64Array, n: number, offDiagFactor: number): Float64Ar
 }
 
 /** Target-side weighted Grams for one target layer and split. */
-interface TargetSide {
+export interface TargetSide {
   Gpacked: Float64Array;
   CteM2: Float64Array; // n_te × n_tr: −2 · Y_te W Y_trᵀ
   t: number; // Σ_d w_d ‖y_te,d‖²
@@ -216,7 +216,17 @@ interface TargetSide {
   constTe: Float64Array[];
 }
 
-function targetSide(s: LayerStack, l: number, train: Int32Array, test: Int32Array): TargetSide {
+/** What a target side's two products are taken of: the centred, weighted training and test rows (n × H). */
+export interface TargetInputs extends Omit<TargetSide, 'Gpacked' | 'CteM2'> {
+  Wtr: Float64Array;
+  Wte: Float64Array;
+  nTr: number;
+  nTe: number;
+  H: number;
+}
+
+/** Target layer l's weighted rows for one split: everything of its side but the two products. */
+export function targetInputs(s: LayerStack, l: number, train: Int32Array, test: Int32Array): TargetInputs {
   const H = s.H;
   const nTr = train.length;
   const nTe = test.length;
@@ -257,10 +267,25 @@ function targetSide(s: LayerStack, l: number, train: Int32Array, test: Int32Arra
   }
   const constTr = constDims.map((h) => Float64Array.from(train, (i) => data[(i * L + l) * H + h] - mean[h]));
   const constTe = constDims.map((h) => Float64Array.from(test, (i) => data[(i * L + l) * H + h] - mean[h]));
-  const G = gemmNT(Wtr, Wtr, nTr, nTr, H, undefined, true, false);
-  const C = gemmNT(Wte, Wtr, nTe, nTr, H);
-  for (let i = 0; i < C.length; i++) C[i] *= -2;
-  return { Gpacked: packUpper(G, nTr, 1), CteM2: C, t, nonConstant: H - constDims.length, constDims, constTr, constTe };
+  return { Wtr, Wte, nTr, nTe, H, t, nonConstant: H - constDims.length, constDims, constTr, constTe };
+}
+
+/**
+ * A target side from its inputs and their two products, G = W_tr·W_trᵀ (n_tr × n_tr, only the upper triangle is
+ * read) and C = W_te·W_trᵀ (n_te × n_tr), in float64 (this thread) or float32 (src/gpu/ridge-grid.ts).
+ */
+export function targetSideFrom(inp: TargetInputs, G: Float64Array | Float32Array, C: Float64Array | Float32Array): TargetSide {
+  const CteM2 = new Float64Array(inp.nTe * inp.nTr);
+  for (let i = 0; i < CteM2.length; i++) CteM2[i] = -2 * C[i];
+  const { t, nonConstant, constDims, constTr, constTe } = inp;
+  return { Gpacked: packUpper(G, inp.nTr, 1), CteM2, t, nonConstant, constDims, constTr, constTe };
+}
+
+function targetSide(s: LayerStack, l: number, train: Int32Array, test: Int32Array): TargetSide {
+  const inp = targetInputs(s, l, train, test);
+  const G = gemmNT(inp.Wtr, inp.Wtr, inp.nTr, inp.nTr, inp.H, undefined, true, false);
+  const C = gemmNT(inp.Wte, inp.Wtr, inp.nTe, inp.nTr, inp.H);
+  return targetSideFrom(inp, G, C);
 }
 
 /** sklearn's rule for a dimension that is constant on the test set: 1 if predicted exactly, else 0. */
@@ -311,17 +336,20 @@ export interface SourceRows {
 
 /** Target layer b's R² against every resident source row: entries a0..a1−1 of the grid's column b. */
 export function targetColumn(target: LayerStack, b: number, plan: GridPlan, rows: SourceRows): Float64Array {
-  const { train, test } = plan;
-  const nTr = train.length;
-  const nTe = test.length;
-  const tgt = targetSide(target, b, train, test);
+  return columnOf(targetSide(target, b, plan.train, plan.test), target.H, plan, rows);
+}
+
+/** A target side's R² against every resident source row (the column of targetColumn). */
+export function columnOf(tgt: TargetSide, H: number, plan: GridPlan, rows: SourceRows): Float64Array {
+  const nTr = plan.train.length;
+  const nTe = plan.test.length;
   const quad = rows.resident.dotAll([tgt.Gpacked, tgt.CteM2]);
   const col = new Float64Array(rows.a1 - rows.a0);
   for (let a = rows.a0; a < rows.a1; a++) {
     const sse = tgt.t + quad[a - rows.a0];
     let constScore = 0;
     for (let q = 0; q < tgt.constDims.length; q++) constScore += constantDimScore(rows.A(a), tgt.constTr[q], tgt.constTe[q], nTr, nTe);
-    col[a - rows.a0] = (tgt.nonConstant - sse + constScore) / target.H;
+    col[a - rows.a0] = (tgt.nonConstant - sse + constScore) / H;
   }
   return col;
 }

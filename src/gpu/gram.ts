@@ -1,12 +1,13 @@
 /**
- * Gram matrices K = X·Xᵀ on the GPU (WebGPU compute shader), for CKA's per-layer statistics: the one product per
- * layer that costs m²H/2 multiply-adds. Float32 storage and products, as GPUs do best; each thread sums its 4 × 4
- * cells over 16-wide slices of k and adds each slice's sum into a Kahan-compensated total, so the sums lose about
- * one float32 rounding per slice instead of one per term. The statistics (cka.ts gramInfoOf) are then summed in
- * float64 on the CPU. Checked against the float64 path on SwiftShader (test/browser/gpu-gram.test.ts: CKA within
- * 1e-5) and timed on a real GPU by bench/gpu/ (`npx tsx bench/gpu/run.ts --grams-only`).
+ * Gram and cross products on the GPU (WebGPU compute shader): K = X·Yᵀ, for CKA's per-layer Gram matrices (X = Y:
+ * the one product per layer that costs m²H/2 multiply-adds) and the ridge grid's target-side products
+ * (src/gpu/ridge-grid.ts). Float32 storage and products, as GPUs do best; each thread sums its 4 × 4 cells over
+ * 16-wide slices of k and adds each slice's sum into a Kahan-compensated total, so the sums lose about one float32
+ * rounding per slice instead of one per term. Whatever reads them sums in float64 on the CPU. Checked against the
+ * float64 path on SwiftShader (test/browser/gpu-gram.test.ts) and timed on a real GPU by bench/gpu/
+ * (`npx tsx bench/gpu/run.ts --grids-only`).
  *
- * Only tiles on or above the diagonal are computed (K is symmetric and gramInfoOf reads the upper triangle).
+ * For a Gram matrix (X = Y) only tiles on or above the diagonal are computed: readers take the upper triangle.
  */
 import { centredLayer, gramInfoOf, type GramInfo, type GramStats } from '../core/cka';
 import { throwIfAborted } from '../core/cancel';
@@ -18,25 +19,30 @@ const TILE = 64;
 const SLICE = 16;
 
 export const GRAM_WGSL = /* wgsl */ `
-struct Params { m: u32, k: u32, pad0: u32, pad1: u32 }
+struct Params { m: u32, n: u32, k: u32, sym: u32 }
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> X: array<f32>;
-@group(0) @binding(2) var<storage, read_write> K: array<f32>;
+@group(0) @binding(2) var<storage, read> Y: array<f32>;
+@group(0) @binding(3) var<storage, read_write> K: array<f32>;
 
 const TILE: u32 = ${TILE}u;
 const SLICE: u32 = ${SLICE}u;
 var<workgroup> As: array<f32, ${TILE * SLICE}>;
 var<workgroup> Bs: array<f32, ${TILE * SLICE}>;
 
-fn at(r: u32, c: u32) -> f32 {
+fn atX(r: u32, c: u32) -> f32 {
   if (r >= P.m || c >= P.k) { return 0.0; }
   return X[r * P.k + c];
+}
+fn atY(r: u32, c: u32) -> f32 {
+  if (r >= P.n || c >= P.k) { return 0.0; }
+  return Y[r * P.k + c];
 }
 
 @compute @workgroup_size(16, 16)
 fn gram(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  // Upper tiles only; the test is the same for the whole workgroup, so no barrier is left half-reached.
-  if (wid.x < wid.y) { return; }
+  // A Gram matrix: upper tiles only; the test is the same for the whole workgroup, so no barrier is half-reached.
+  if (P.sym != 0u && wid.x < wid.y) { return; }
   let row0 = wid.y * TILE;
   let col0 = wid.x * TILE;
   let tid = lid.y * 16u + lid.x;
@@ -47,8 +53,8 @@ fn gram(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
       let e = tid + q * 256u;
       let r = e / SLICE;
       let c = e % SLICE;
-      As[e] = at(row0 + r, k0 + c);
-      Bs[e] = at(col0 + r, k0 + c);
+      As[e] = atX(row0 + r, k0 + c);
+      Bs[e] = atY(col0 + r, k0 + c);
     }
     workgroupBarrier();
     // Zeroed explicitly: SwiftShader kept the previous slice's sums in a bare declaration inside the loop.
@@ -80,7 +86,7 @@ fn gram(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     let r = row0 + lid.y * 4u + i;
     for (var j = 0u; j < 4u; j++) {
       let c = col0 + lid.x * 4u + j;
-      if (r < P.m && c < P.m) { K[r * P.m + c] = total[i * 4u + j]; }
+      if (r < P.m && c < P.n) { K[r * P.n + c] = total[i * 4u + j]; }
     }
   }
 }
@@ -103,7 +109,8 @@ export class GpuGram {
       entries: [
         { binding: 0, visibility: COMPUTE, buffer: { type: 'uniform' } },
         { binding: 1, visibility: COMPUTE, buffer: { type: 'read-only-storage' } },
-        { binding: 2, visibility: COMPUTE, buffer: { type: 'storage' } },
+        { binding: 2, visibility: COMPUTE, buffer: { type: 'read-only-storage' } },
+        { binding: 3, visibility: COMPUTE, buffer: { type: 'storage' } },
       ],
     });
     const pipeline = await device.createComputePipelineAsync({
@@ -119,47 +126,59 @@ export class GpuGram {
   }
 
   /** K = X·Xᵀ for X (m × k, row-major); cells below the diagonal are left 0. */
-  async gram(X: Float32Array, m: number, k: number): Promise<Float32Array> {
+  gram(X: Float32Array, m: number, k: number): Promise<Float32Array> {
+    return this.product(X, m, null, m, k);
+  }
+
+  /** K = X·Yᵀ (m × n) for X (m × k) and Y (n × k), row-major. */
+  cross(X: Float32Array, m: number, Y: Float32Array, n: number, k: number): Promise<Float32Array> {
+    return this.product(X, m, Y, n, k);
+  }
+
+  private async product(X: Float32Array, m: number, Y: Float32Array | null, n: number, k: number): Promise<Float32Array> {
     const d = this.device;
-    const xBytes = X.byteLength;
-    const kBytes = m * m * 4;
+    const kBytes = m * n * 4;
     const limit = Math.min(d.limits.maxStorageBufferBindingSize, d.limits.maxBufferSize);
-    if (xBytes > limit || kBytes > limit)
-      throw new Error(`a Gram matrix of ${m} probes × ${k} units needs ${Math.max(xBytes, kBytes)} bytes in one buffer; this GPU allows ${limit}`);
-    const tiles = Math.ceil(m / TILE);
-    if (tiles > d.limits.maxComputeWorkgroupsPerDimension) throw new Error(`${m} probes are more than this GPU's dispatch allows`);
+    const largest = Math.max(X.byteLength, Y?.byteLength ?? 0, kBytes);
+    if (largest > limit) throw new Error(`a ${m} × ${n} product over ${k} units needs ${largest} bytes in one buffer; this GPU allows ${limit}`);
+    const tilesX = Math.ceil(n / TILE);
+    const tilesY = Math.ceil(m / TILE);
+    if (Math.max(tilesX, tilesY) > d.limits.maxComputeWorkgroupsPerDimension) throw new Error(`a ${m} × ${n} product is more than this GPU's dispatch allows`);
     d.pushErrorScope('out-of-memory');
     const params = d.createBuffer({ size: 16, usage: USAGE.UNIFORM | USAGE.COPY_DST });
-    const xs = d.createBuffer({ size: Math.max(16, xBytes), usage: USAGE.STORAGE | USAGE.COPY_DST });
-    const ks = d.createBuffer({ size: kBytes, usage: USAGE.STORAGE | USAGE.COPY_SRC });
-    const back = d.createBuffer({ size: kBytes, usage: USAGE.MAP_READ | USAGE.COPY_DST });
+    const xs = d.createBuffer({ size: Math.max(16, X.byteLength), usage: USAGE.STORAGE | USAGE.COPY_DST });
+    const ys = Y ? d.createBuffer({ size: Math.max(16, Y.byteLength), usage: USAGE.STORAGE | USAGE.COPY_DST }) : xs;
+    const ks = d.createBuffer({ size: Math.max(16, kBytes), usage: USAGE.STORAGE | USAGE.COPY_SRC });
+    const back = d.createBuffer({ size: Math.max(16, kBytes), usage: USAGE.MAP_READ | USAGE.COPY_DST });
     try {
-      d.queue.writeBuffer(params, 0, new Uint32Array([m, k, 0, 0]));
+      d.queue.writeBuffer(params, 0, new Uint32Array([m, n, k, Y ? 0 : 1]));
       d.queue.writeBuffer(xs, 0, X);
+      if (Y) d.queue.writeBuffer(ys, 0, Y);
       const group = d.createBindGroup({
         layout: this.layout,
         entries: [
           { binding: 0, resource: { buffer: params } },
           { binding: 1, resource: { buffer: xs } },
-          { binding: 2, resource: { buffer: ks } },
+          { binding: 2, resource: { buffer: ys } },
+          { binding: 3, resource: { buffer: ks } },
         ],
       });
       const enc = d.createCommandEncoder();
       const pass = enc.beginComputePass();
       pass.setPipeline(this.pipeline);
       pass.setBindGroup(0, group);
-      pass.dispatchWorkgroups(tiles, tiles);
+      pass.dispatchWorkgroups(tilesX, tilesY);
       pass.end();
       enc.copyBufferToBuffer(ks, 0, back, 0, kBytes);
       d.queue.submit([enc.finish()]);
       const oom = await d.popErrorScope();
-      if (oom) throw new Error(`the GPU ran out of memory for a ${m} × ${m} Gram matrix: ${oom.message}`);
+      if (oom) throw new Error(`the GPU ran out of memory for a ${m} × ${n} product: ${oom.message}`);
       await back.mapAsync(MAP_READ);
-      const out = new Float32Array(back.getMappedRange().slice(0));
+      const out = new Float32Array(back.getMappedRange().slice(0, kBytes));
       back.unmap();
       return out;
     } finally {
-      for (const b of [params, xs, ks, back]) b.destroy();
+      for (const b of new Set([params, xs, ys, ks, back])) b.destroy();
     }
   }
 

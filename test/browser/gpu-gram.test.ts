@@ -12,7 +12,8 @@ import { launch, openPage } from './setup/browser';
 import { cka, gramInfo } from '../../src/core/cka';
 import { createRng } from '../../src/core/rng';
 import type { LayerStack } from '../../src/core/layer-stack';
-import type { GpuCkaCheck, PlainStack } from '../../src/gpu/gram-check';
+import { syncR2 } from '../../src/core/synchrony';
+import type { GpuCkaCheck, GpuSyncCheck, PlainStack } from '../../src/gpu/gram-check';
 
 /**
  * m probes × L layers × H units: a low-rank signal per probe (the same for both stacks, so CKA is high and varies
@@ -30,7 +31,12 @@ function stack(seed: string, m: number, L: number, H: number): LayerStack {
 }
 const plain = (s: LayerStack): PlainStack => ({ data: Array.from(s.data), n: s.n, L: s.L, H: s.H });
 
-type Hook = { __socialMindsLab: { gpuCka(x: PlainStack, y: PlainStack): Promise<GpuCkaCheck> } };
+type Hook = {
+  __socialMindsLab: {
+    gpuCka(x: PlainStack, y: PlainStack): Promise<GpuCkaCheck>;
+    gpuSyncR2(source: PlainStack, target: PlainStack, group: number[], alpha: number): Promise<GpuSyncCheck>;
+  };
+};
 
 describe('CKA Gram products on WebGPU (SwiftShader)', () => {
   let browser: Browser;
@@ -68,5 +74,28 @@ describe('CKA Gram products on WebGPU (SwiftShader)', () => {
     console.log(
       `GPU CKA on ${gpu.adapter}: max |Δ CKA| ${worst.toExponential(2)}, Gram ${(gramDiff / scale).toExponential(2)} of its largest entry, ${gpu.seconds.toFixed(2)} s`,
     );
+  });
+
+  it('gives the float64 SyncR² grids within 1e-4, with the target-side products in float32 (both solvers)', async () => {
+    // n = 240 samples in 60 episode groups: H = 96 < n_tr takes the primal solve, H = 260 > n_tr the dual one.
+    for (const H of [96, 260]) {
+      const source = stack(`gpu-sync-a-${H}`, 240, 3, H);
+      const target = stack(`gpu-sync-b-${H}`, 240, 4, 70);
+      const group = Array.from({ length: 240 }, (_, i) => Math.floor(i / 4));
+      const gpu = await page.evaluate(([a, b, g]) => (window as unknown as Hook).__socialMindsLab.gpuSyncR2(a, b, g, 1), [
+        plain(source),
+        plain(target),
+        group,
+      ] as const);
+      const cpu = syncR2(source, target, group, { alpha: 1, splitSeeds: [0, 1, 2] });
+      let worst = 0;
+      gpu.r2PerSplit.forEach((g, k) => g.forEach((v, c) => (worst = Math.max(worst, Math.abs(v - cpu.r2PerSplit[k][c])))));
+      expect(worst).toBeLessThan(1e-4);
+      expect(Math.abs(gpu.syncR2 - cpu.syncR2)).toBeLessThan(1e-4);
+      // The R² map has structure to get right (not a grid of zeros).
+      const cells = cpu.r2PerSplit.flatMap((g) => Array.from(g));
+      expect(Math.max(...cells) - Math.min(...cells)).toBeGreaterThan(0.05);
+      console.log(`GPU SyncR² (H = ${H}) on ${gpu.adapter}: max |Δ R²| ${worst.toExponential(2)}, ${gpu.seconds.toFixed(2)} s`);
+    }
   });
 });

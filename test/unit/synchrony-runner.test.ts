@@ -285,6 +285,19 @@ describe('synchrony analysis on a model whose states follow the dialogue', () =>
     expect(by.real.se!).toBeGreaterThanOrEqual(0);
   });
 
+  it('with the GPU engine asked for and no WebGPU (Node), runs the grids on the CPU, says so, and gives the same maps', async () => {
+    const base = { scenarios: ['s0', 's1', 's2', 's3'], pairingsPerScenario: 1, bothOrders: false, episodeSeeds: [0, 1] };
+    const c = config({ ...base, analysis: { alphaMode: 'fixed' } });
+    const episodes = await runAll(c, modelsOf(fakeSyncModel()));
+    const cpu = await analyze(c, episodes);
+    const asked = await analyze(config({ ...base, analysis: { alphaMode: 'fixed', engine: 'gpu' } }), episodes);
+    expect(cpu.engine).toBe('cpu');
+    expect(cpu.engineNote).toBeUndefined();
+    expect(asked.engine).toBe('cpu');
+    expect(asked.engineNote).toMatch(/ran on the CPU \(float64\) instead of the GPU: .*WebGPU/);
+    expect(asked.conditions).toEqual(cpu.conditions);
+  });
+
   it('says why a direction is missing when there is only one episode group', async () => {
     const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 2 });
     const a = await analyze(c, await runAll(c, modelsOf(fakeSyncModel())));

@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 import onnx
+import inspect
 import torch
 from onnx import helper, numpy_helper, TensorProto
 
@@ -43,8 +44,11 @@ def export_fp32(model, path):
             o = f"present.{i}.{kind}"
             out_names.append(o)
             dyn[o] = {0: "batch_size", 2: "total_sequence_length"}
+    # torch >= 2.9 exports through dynamo by default, which does not take dynamic_axes: keep the TorchScript exporter
+    # (the one torch 1.13 has) so that both torches write the same graph.
+    legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
     torch.onnx.export(model, (ids, att, pos, *past), path, input_names=in_names, output_names=out_names,
-                      dynamic_axes=dyn, opset_version=14, do_constant_folding=True)
+                      dynamic_axes=dyn, opset_version=14, do_constant_folding=True, **legacy)
     m = onnx.load(path)
     tie_lm_head(m, model)
     onnx.checker.check_model(m)

@@ -8,7 +8,10 @@
  * heartbeat and a cancel. Progress is counted in grids: each direction is (α candidates × 3 folds + splits) grids.
  */
 import { buildLagSamples, chooseAlphaWith, cvFolds, groupedSplit, syncR2With, type EpisodeRecord, type SyncResult } from '../../core/synchrony';
-import { batchProgress, type AnalysisContext } from '../../core/grid-tasks';
+import { batchProgress, type AnalysisContext, type GridExecutor } from '../../core/grid-tasks';
+import { GpuGram } from '../../gpu/gram';
+import { gpuGridExecutor } from '../../gpu/ridge-grid';
+import { requestGpu } from '../../gpu/webgpu';
 import { isCancelledError } from '../../core/cancel';
 import { runStepsAsync } from '../../core/steps';
 import type { Episode } from '../../core/runs/types';
@@ -232,6 +235,34 @@ async function analyzePair(config: SynchronyConfig, parsed: Parsed[], ctx: Analy
  * condition of every other pair for the performance plot. Progress is reported as {done, total = 1000}.
  */
 export async function analyzeSynchrony(
+  config: SynchronyConfig,
+  episodes: readonly Episode<SynchronyRecord>[],
+  pairIndex: number | undefined,
+  ctx: AnalysisContext,
+): Promise<SynchronyAnalysis> {
+  const gpu = config.analysis.engine === 'gpu' ? await gpuExecutor(ctx.grids) : null;
+  try {
+    const result = await analyzeOn(config, episodes, pairIndex, gpu && 'executor' in gpu ? { ...ctx, grids: gpu.executor } : ctx);
+    return { ...result, engine: gpu && 'executor' in gpu ? 'gpu' : 'cpu', ...(gpu && 'note' in gpu ? { engineNote: gpu.note } : {}) };
+  } finally {
+    if (gpu && 'executor' in gpu) gpu.kernel.destroy();
+  }
+}
+
+/** The GPU grid executor over `cpu`, or why there is none (the analysis then runs on `cpu`). */
+async function gpuExecutor(cpu: GridExecutor): Promise<{ executor: GridExecutor; kernel: GpuGram } | { note: string }> {
+  const gpu = await requestGpu();
+  if ('error' in gpu) return { note: `The ridge grids ran on the CPU (float64) instead of the GPU: ${gpu.error}.` };
+  try {
+    const kernel = await GpuGram.create(gpu);
+    return { executor: gpuGridExecutor(cpu, kernel), kernel };
+  } catch (e) {
+    gpu.device.destroy();
+    return { note: `The ridge grids ran on the CPU (float64) instead of the GPU: ${(e as Error).message}.` };
+  }
+}
+
+async function analyzeOn(
   config: SynchronyConfig,
   episodes: readonly Episode<SynchronyRecord>[],
   pairIndex: number | undefined,

@@ -53,6 +53,12 @@ export const synchronyLab = defineLab({
       splitSeeds: z.array(z.number().int().min(0)).min(1).max(20).default([0, 1, 2]),
       testFraction: probability(0.2),
       lags: z.array(z.number().int().min(1).max(15)).min(1).max(8).default([1, 3, 5]),
+      engine: z
+        .enum(['cpu', 'gpu'])
+        .default('cpu')
+        .describe(
+          'Ridge grids: cpu = float64 on the worker pool; gpu = the target-side products on WebGPU in float32 (within 1e-4), the CPU where there is no GPU',
+        ),
     }),
     controls: group({ passiveReader: z.boolean().default(false), byRelationship: z.boolean().default(true) }),
     emotions: group({

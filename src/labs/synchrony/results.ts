@@ -94,6 +94,9 @@ export const synchronyAnalysis = z.object({
   judgeDecoding: decodingMode.optional(),
   /** With emotion decoding: the probes of the partner's hidden feelings and actions (label-decoding.ts). */
   decoding: labelDecoding.optional(),
+  /** Where the ridge grids' products ran (absent in results made before the GPU path), and why not on the GPU. */
+  engine: z.enum(['cpu', 'gpu']).optional(),
+  engineNote: z.string().optional(),
 });
 
 export type DecodingCurve = z.output<typeof decodingCurve>;
