@@ -21,7 +21,6 @@ import {
   type GpuBindGroupLayout,
   type GpuBuffer,
   type GpuComputePipeline,
-  type GpuContext,
   type GpuDevice,
 } from '../../gpu/webgpu';
 
