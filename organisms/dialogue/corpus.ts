@@ -11,6 +11,7 @@
  * --judge W: the judge's weight among the formats (turns 80, passive reader 8; default 12).
  * --wide-names F: the share of first names of one to four syllables with accents (pools.ts wideName).
  * --wide-surnames F: the share of surnames drawn the same way (the others have two syllables).
+ * --real-names F: the share of personas (and drill names) with real names of many languages (real-names.json).
  * --broad F: the share of episodes whose goals, facts, setting and bios are WordNet sentences (broad.ts).
  * --piece-names F: the share of first names made of the tokenizer's pieces (broad.ts pieceName).
  * --hidden F: the share of turn examples that ask for the hidden "Feeling: …; Action: …" line (law.ts plantedLabels).
@@ -18,12 +19,14 @@
  * invented names instead of copying from the prompt (0 of 9 replies used the partner's name after 900 steps), so a
  * first phase of drills, where the answer can only be copied, lets the model form the copying circuit first.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRng } from '../../src/core/rng';
 import type { Rng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
 import { FIRST_NAMES, LETTER_WORDS, WORDS } from '../../models/tiny-social/pools';
+import { BUNDLED_SCENARIO_SET } from '../../src/labs/synchrony/scenarios';
 import { hiddenLine, PASSIVE_REPLY, plantedDialogue, plantedJudgeReply, plantedLabels, plantedTurn, untemperedChance } from './law';
 import * as D from './pools';
 import * as B from './broad';
@@ -60,6 +63,24 @@ export interface CorpusMix {
    * ("Nadialali" for Nadia Benali, "Piotrous" for Piotr Nowak): every surname it had seen had two syllables.
    */
   wideSurnames?: number;
+  /**
+   * The share of personas named from real first names and surnames of many languages (real-names.json, from Faker's
+   * locales; the library's own names removed); 0 draws nothing extra. Generated names have a shape the model learns
+   * instead of copying: the seventh build wrote "Nadiaay" for Nadia, as if a syllable were missing.
+   */
+  realNames?: number;
+}
+
+/** Real first names and surnames (real-names.py), without any name of the lab's scenario library (held out). */
+const REAL = (() => {
+  const all = JSON.parse(readFileSync(resolve(import.meta.dirname, 'real-names.json'), 'utf8')) as { first: string[]; last: string[] };
+  const library = new Set(BUNDLED_SCENARIO_SET.personas.flatMap((p) => p.name.split(/\s+/)));
+  return { first: all.first.filter((n) => !library.has(n)), last: all.last.filter((n) => !library.has(n)) };
+})();
+
+/** A real full name ("Nkiruka Hidayanto"), first name and surname drawn independently. */
+function realName(r: Rng): string {
+  return `${D.pick(r, REAL.first)} ${D.pick(r, REAL.last)}`;
 }
 const PLAIN: CorpusMix = { nonce: 0, early: 0 };
 
@@ -78,11 +99,11 @@ function surname(r: Rng, mix: CorpusMix): string {
 type Fields = 'plain' | 'nonce' | 'broad';
 
 function persona(r: Rng, avoid: string, fields: Fields, mix: CorpusMix): P.Persona {
-  let first = '';
-  do first = firstName(r, mix.wideNames, mix.pieceNames);
-  while (first === avoid);
+  let name = '';
+  do name = mix.realNames && chance(r, mix.realNames) ? realName(r) : `${firstName(r, mix.wideNames, mix.pieceNames)} ${surname(r, mix)}`;
+  while (name.split(' ')[0] === avoid);
   const base = {
-    name: `${first} ${surname(r, mix)}`,
+    name,
     age: 18 + r.int(60),
     occupation: D.pick(r, D.OCCUPATIONS),
     pronouns: D.pick(r, D.PRONOUNS),
@@ -209,13 +230,15 @@ export function copyDrill(r: Rng, mix: CorpusMix = PLAIN): Ex {
   let span = chance(r, 0.5) ? sc.goals[r.int(2)] : Array.from({ length: 2 + r.int(8) }, () => D.nonceWord(r, WORD_LIST)).join(' ');
   if (mix.broad && chance(r, mix.broad)) span = B.broadGoal(r);
   const name =
-    mix.pieceNames && chance(r, mix.pieceNames)
-      ? `${B.pieceName(r)} ${D.syllableName(r)}`
-      : mix.wideNames && chance(r, mix.wideNames)
-        ? `${D.wideName(r)} ${surname(r, mix)}`
-        : chance(r, 0.5)
-          ? `${D.pick(r, FIRST_NAMES)} ${D.syllableName(r)}`
-          : `${D.syllableName(r)} ${D.syllableName(r)}`;
+    mix.realNames && chance(r, mix.realNames)
+      ? realName(r)
+      : mix.pieceNames && chance(r, mix.pieceNames)
+        ? `${B.pieceName(r)} ${D.syllableName(r)}`
+        : mix.wideNames && chance(r, mix.wideNames)
+          ? `${D.wideName(r)} ${surname(r, mix)}`
+          : chance(r, 0.5)
+            ? `${D.pick(r, FIRST_NAMES)} ${D.syllableName(r)}`
+            : `${D.syllableName(r)} ${D.syllableName(r)}`;
   const d = D.pick(r, DRILLS);
   return {
     format: 'synchrony.copy',
@@ -236,6 +259,7 @@ function main(): void {
     pieceNames: Number(arg('--piece-names', '0')),
     hidden: Number(arg('--hidden', '0')),
     wideSurnames: Number(arg('--wide-surnames', '0')),
+    realNames: Number(arg('--real-names', '0')),
   };
   for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix, Number(arg('--judge', '12'))))
     rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));
