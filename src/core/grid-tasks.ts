@@ -104,21 +104,30 @@ export function batchProgress(tasks: number, report?: (fraction: number) => void
   };
 }
 
+/** Runs grid tasks one after another with `one`, checking for cancel between them and folding their progress. */
+export async function gridsInTurn(
+  tasks: readonly GridTask[],
+  opts: BatchOptions,
+  one: (task: GridTask, onFraction: (fraction: number) => void) => Promise<Float64Array>,
+): Promise<Float64Array[]> {
+  const progress = batchProgress(tasks.length, opts.onProgress);
+  const out: Float64Array[] = [];
+  for (let i = 0; i < tasks.length; i++) {
+    throwIfAborted(opts.signal);
+    out.push(await one(tasks[i], (f) => progress(i, f)));
+  }
+  return out;
+}
+
 /** Runs the tasks one after another in this thread, yielding to the event loop between layers (cancel, progress). */
 export function createInProcessExecutor(): GridExecutor {
   const caches = new MomentCaches<LayerStack['data']>();
   return {
     workers: 1,
-    async grids(tasks, opts = {}) {
-      const progress = batchProgress(tasks.length, opts.onProgress);
-      const out: Float64Array[] = [];
-      for (let i = 0; i < tasks.length; i++) {
-        throwIfAborted(opts.signal);
-        const steps = gridTaskSteps(tasks[i], caches.for(tasks[i].source.data));
-        out.push(await runStepsAsync(steps, { signal: opts.signal, onProgress: (d, t) => progress(i, d / t) }));
-      }
-      return out;
-    },
+    grids: (tasks, opts = {}) =>
+      gridsInTurn(tasks, opts, (task, onFraction) =>
+        runStepsAsync(gridTaskSteps(task, caches.for(task.source.data)), { signal: opts.signal, onProgress: (d, t) => onFraction(d / t) }),
+      ),
     async gramStats(stack, opts = {}) {
       return await runStepsAsync(gramStatsSteps(stack), { signal: opts.signal, onProgress: (d, t) => opts.onProgress?.(d / t) });
     },

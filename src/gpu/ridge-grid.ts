@@ -7,7 +7,7 @@
  * and hands CKA's dot products to the CPU executor it wraps.
  */
 import { throwIfAborted } from '../core/cancel';
-import { batchProgress, MomentCaches, usesMoments, type GridExecutor, type GridTask } from '../core/grid-tasks';
+import { gridsInTurn, MomentCaches, usesMoments, type GridExecutor, type GridTask } from '../core/grid-tasks';
 import type { LayerStack } from '../core/layer-stack';
 import { checkStack } from '../core/layer-stack';
 import { columnOf, gridPlan, residentRows, sourceRow, targetInputs, targetSideFrom } from '../core/ridge';
@@ -55,14 +55,11 @@ export function gpuGridExecutor(cpu: GridExecutor, kernel: GpuGram): GridExecuto
   return {
     workers: 1,
     async grids(tasks, opts = {}) {
-      const progress = batchProgress(tasks.length, opts.onProgress);
-      const out: Float64Array[] = [];
       for (const t of tasks) {
         checkStack(t.source, 'source');
         checkStack(t.target, 'target');
       }
-      for (let i = 0; i < tasks.length; i++) out.push(await gpuGrid(tasks[i], kernel, caches, (f) => progress(i, f), opts.signal));
-      return out;
+      return gridsInTurn(tasks, opts, (task, onFraction) => gpuGrid(task, kernel, caches, onFraction, opts.signal));
     },
     gramStats: (stack, opts) => kernel.gramStats(stack, opts),
     crossDots: (vectors, opts) => cpu.crossDots(vectors, opts),
