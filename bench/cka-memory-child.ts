@@ -4,6 +4,7 @@
  * handed off as the pool transfers it), as the peak RSS above the stack itself. `pool`: the whole pool CKA of the
  * model against itself (host: stacks, both sides' statistics; workers: their products). Prints one JSON line.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { gramInfo, cka } from '../src/core/cka.ts';
 import { createRng } from '../src/core/rng.ts';
 import { createNodeGridPool } from '../cli/grid-pool-node.ts';
@@ -31,8 +32,11 @@ if (mode === 'worker') {
   pool.close();
 }
 const seconds = (performance.now() - t) / 1000;
-// maxRSS is in KiB and covers the whole process (every thread)
-const peak = process.resourceUsage().maxRSS * 1024;
+// The peak of this process (every thread): VmHWM, this address space's high-water mark. getrusage's maxRSS is not
+// used: on Linux a child started by a large parent inherits the parent's peak (the suite's parent holds 2 GB of
+// states by then, and the child reported 1.8 GB for work that peaks at 0.2 GB).
+const hwm = /VmHWM:\s+(\d+) kB/.exec(existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '');
+const peak = hwm ? Number(hwm[1]) * 1024 : process.resourceUsage().maxRSS * 1024;
 process.stdout.write(
   JSON.stringify({ mode, stackMiB: (L * H * m * 4) / MiB, baseMiB: base / MiB, peakMiB: peak / MiB, aboveBaseMiB: (peak - base) / MiB, seconds }) + '\n',
 );
