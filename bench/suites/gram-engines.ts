@@ -111,7 +111,7 @@ const suite: BenchSuite = {
       'our kernel on a full product, but CKA and the ridge grid need only symmetric ones, where ours does half the work; and the CLI',
       'and the page then would no longer compute the same bits, which the lab promises (the same link gives the same numbers). The',
       'pool spreads our kernel over the cores instead. The fused kernel (one relaxed-SIMD multiply-add where the plain one needs',
-      "two instructions) is the default wherever the runtime has relaxed SIMD: Chromium does, and cli/wasm-features.ts turns it on",
+      'two instructions) is the default wherever the runtime has relaxed SIMD: Chromium does, and cli/wasm-features.ts turns it on',
       'for Node 20, so the CLI, the benches and the tests run the kernel the page runs. Tests of the kernels: test/unit/stats.test.ts',
       '(both kernels against the scalar one, each other and numpy; odd sizes, symmetric and resident rows).',
     ].join('\n');
