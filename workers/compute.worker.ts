@@ -16,6 +16,16 @@ import { GridPool } from './grid-pool';
 let executor: GridExecutor | null = null;
 const grids = () => (executor ??= createWebGridExecutor());
 
+/**
+ * What an analysis may keep to reuse work: an eighth of the device's memory (navigator.deviceMemory, which Chromium
+ * rounds and caps at 8 GiB), at least 256 MiB and at most 1 GiB. Eight 1B-class models' Gram statistics (900 MB for
+ * m = 1000) then stay in memory on an 8 GiB machine, and their pairs take the fast path.
+ */
+function analysisMemoryBudget(): number {
+  const gib = (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 2;
+  return Math.min(2 ** 30, Math.max(256 * 2 ** 20, (gib * 2 ** 30) / 8));
+}
+
 const api = {
   ...computeApi,
   ...labRunApi,
@@ -29,7 +39,7 @@ const api = {
   },
   /** A run's results, as labRunApi computes them, with the layer grids on the grid pool. */
   summarize(lab: LabName, config: unknown, episodes: Episode[]) {
-    return labRunApi.summarize(lab, config, episodes, { grids: grids() });
+    return labRunApi.summarize(lab, config, episodes, { grids: grids(), memoryBudgetBytes: analysisMemoryBudget() });
   },
   /** The core's syncR2 (same arguments), its split grids on the grid pool; progress in thousandths. */
   syncR2(...[source, target, group, options = {}, onProgress, jobId]: Parameters<typeof computeApi.syncR2>): Promise<SyncResult> {

@@ -45,6 +45,8 @@ export interface GridExecutor {
 /** What an analysis runs on: the executor of its layer grids (a worker pool or in process), cancel and progress. */
 export interface AnalysisContext {
   grids: GridExecutor;
+  /** Bytes the analysis may keep to reuse work (every model's Gram statistics); each analysis has its default. */
+  memoryBudgetBytes?: number;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => unknown;
 }

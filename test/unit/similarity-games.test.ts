@@ -201,6 +201,9 @@ describe('Similarity runner with games', () => {
     expect(fallback.value.ckaEngine).toBe('cpu');
     expect(fallback.value.warnings.join(' ')).toMatch(/CKA ran on the CPU \(float64\) instead of the GPU: .*WebGPU/);
     expect(fallback.value.pairs).toEqual(cpu.value.pairs);
+    // With no room to keep every model's Gram statistics, each pair builds its own: the same bits.
+    const [streamed] = await similarityRunner.summarize(cfg, eps, { memoryBudgetBytes: 0 });
+    expect(streamed.value.pairs).toEqual(cpu.value.pairs);
   });
 
   it('writes records that fit the lab record schema: probes, games and their rounds', async () => {

@@ -40,6 +40,8 @@ export interface RunPlan<C = unknown> {
 /** Where a summary's heavy maths may run: the host's worker pool for layer grids (in process when absent). */
 export interface ComputeContext {
   grids?: GridExecutor;
+  /** Bytes an analysis may keep to reuse work (every model's Gram statistics); each lab has its default. */
+  memoryBudgetBytes?: number;
 }
 
 /** One result as a summarize returns it, before it is stored: a name and its value. */

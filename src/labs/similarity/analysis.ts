@@ -77,7 +77,10 @@ async function gpuGram(warnings: string[]): Promise<GpuGram | null> {
   }
 }
 
-/** The most memory the per-model Gram cache may take (the statistics of every layer of every model). */
+/**
+ * The most memory the per-model Gram cache may take (the statistics of every layer of every model), unless the
+ * context gives a budget (the page gives one from the device's memory: workers/compute.worker.ts).
+ */
 const GRAM_CACHE_BYTES = 256 * 2 ** 20;
 
 /**
@@ -110,7 +113,7 @@ export async function analyzeSimilarity(
   const gramsOf = (i: number, onProgress?: (f: number) => void) => (gpu ?? ctx.grids).gramStats(stackOf(i), { signal: ctx.signal, onProgress });
   try {
     let shared: { grams: GramStats[]; all: AllDots } | null = null;
-    if (cacheBytes <= GRAM_CACHE_BYTES) {
+    if (cacheBytes <= (ctx.memoryBudgetBytes ?? GRAM_CACHE_BYTES)) {
       // Progress: every model's Gram statistics the first half, the dot products of all their layers the next 30 %.
       const done = eps.map(() => 0);
       const grams = await Promise.all(
