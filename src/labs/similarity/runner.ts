@@ -147,6 +147,11 @@ export const similarityRunner: LabRunner<SimilarityConfig, SimilarityRecord, Sim
     return { index: ctx.index, records: [record], tensors: { [PROBE_STATES]: { dtype: 'F32', shape: [probes.length, L1, H], data } } };
   },
   async summarize(config, episodes, compute) {
-    return [{ name: 'similarity', value: await analyzeSimilarity(config, episodes, { grids: compute?.grids ?? createInProcessExecutor(), memoryBudgetBytes: compute?.memoryBudgetBytes }) }];
+    return [
+      {
+        name: 'similarity',
+        value: await analyzeSimilarity(config, episodes, { grids: compute?.grids ?? createInProcessExecutor(), memoryBudgetBytes: compute?.memoryBudgetBytes }),
+      },
+    ];
   },
 };
