@@ -19,6 +19,8 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           environment: 'node',
+          // the page runs the fused kernel (Chromium has relaxed SIMD): the Node side of a bitwise comparison must too
+          setupFiles: ['test/support/wasm-features.ts'],
           globalSetup: ['test/browser/setup/global.ts'],
           testTimeout: 240_000,
           hookTimeout: 240_000,
