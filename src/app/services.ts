@@ -43,6 +43,6 @@ export const runController = new RunController(runStore, computeHost, modelClien
   gpuIsing: async (o: GpuSampleOptions) => (await import('../labs/opinions/gpu-ising')).sampleGpuIsing(o),
   /** CKA of two stacks with the Gram products on the GPU (tests compare it with the float64 path in Node). */
   gpuCka: async (x: PlainStack, y: PlainStack) => (await import('../gpu/gram-check')).gpuCkaCheck(x, y),
-  gpuSyncR2: async (source: PlainStack, target: PlainStack, group: number[], alpha: number) =>
-    (await import('../gpu/gram-check')).gpuSyncCheck(source, target, group, alpha),
+  gpuSyncR2: async (source: PlainStack, target: PlainStack, group: number[], alpha: number, rowsBudgetBytes?: number) =>
+    (await import('../gpu/gram-check')).gpuSyncCheck(source, target, group, alpha, rowsBudgetBytes),
 };

@@ -59,14 +59,17 @@ export interface GpuSyncCheck {
 }
 
 /** SyncR² of source → target over 3 grouped splits at α, with the grids' target-side products on the GPU. */
-export async function gpuSyncCheck(source: PlainStack, target: PlainStack, group: number[], alpha: number): Promise<GpuSyncCheck> {
+export async function gpuSyncCheck(source: PlainStack, target: PlainStack, group: number[], alpha: number, rowsBudgetBytes?: number): Promise<GpuSyncCheck> {
   const gpu = await requestGpu();
   if ('error' in gpu) throw new Error(gpu.error);
   const kernel = await GpuGram.create(gpu);
   try {
     const stack = (p: PlainStack): LayerStack => ({ data: Float32Array.from(p.data), n: p.n, L: p.L, H: p.H });
     const t = performance.now();
-    const r = await syncR2With(gpuGridExecutor(createInProcessExecutor(), kernel), stack(source), stack(target), group, { alpha, splitSeeds: [0, 1, 2] });
+    const r = await syncR2With(gpuGridExecutor(createInProcessExecutor(), kernel, { rowsBudgetBytes }), stack(source), stack(target), group, {
+      alpha,
+      splitSeeds: [0, 1, 2],
+    });
     return { adapter: gpu.adapter, syncR2: r.syncR2, r2PerSplit: r.r2PerSplit.map((g) => Array.from(g)), seconds: (performance.now() - t) / 1000 };
   } finally {
     kernel.destroy();

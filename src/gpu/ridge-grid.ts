@@ -19,6 +19,7 @@ async function gpuGrid(
   kernel: GpuGram,
   caches: MomentCaches<LayerStack['data']>,
   onLayer: (fraction: number) => void,
+  rowsBudget: number,
   signal?: AbortSignal,
 ): Promise<Float64Array> {
   const { source, target, mask, alpha } = task;
@@ -26,32 +27,45 @@ async function gpuGrid(
   const cache = usesMoments(source, mask) ? caches.for(source.data) : undefined;
   const LA = source.L;
   const LB = target.L;
-  const rows: Float64Array[] = [];
-  for (let a = 0; a < LA; a++) {
-    throwIfAborted(signal);
-    rows.push(sourceRow(source, a, plan, cache));
-    onLayer((a + 1) / (LA + LB));
-    await new Promise((r) => setTimeout(r, 0)); // let a cancel or a progress message through
-  }
-  const resident = residentRows(plan, 0, rows);
-  rows.length = 0;
+  // Source rows resident at once, as the CPU path chunks them (ridge.ts ridgeR2GridSteps): with many samples one row
+  // is large (n_tr²/2 + n_te·n_tr doubles), so the targets' products are redone once per chunk instead.
+  const chunk = Math.max(1, Math.min(LA, Math.floor(rowsBudget / (8 * plan.rowLength))));
+  const chunks = Math.ceil(LA / chunk);
+  const steps = LA + chunks * LB;
+  let done = 0;
   const out = new Float64Array(LA * LB);
-  for (let b = 0; b < LB; b++) {
-    throwIfAborted(signal);
-    const inp = targetInputs(target, b, plan.train, plan.test);
-    const wtr = Float32Array.from(inp.Wtr);
-    const G = await kernel.gram(wtr, inp.nTr, inp.H);
-    const C = await kernel.cross(Float32Array.from(inp.Wte), inp.nTe, wtr, inp.nTr, inp.H);
-    const col = columnOf(targetSideFrom(inp, G, C), target.H, plan, resident);
-    for (let a = 0; a < LA; a++) out[a * LB + b] = col[a];
-    onLayer((LA + b + 1) / (LA + LB));
+  for (let a0 = 0; a0 < LA; a0 += chunk) {
+    const a1 = Math.min(LA, a0 + chunk);
+    const rows: Float64Array[] = [];
+    for (let a = a0; a < a1; a++) {
+      throwIfAborted(signal);
+      rows.push(sourceRow(source, a, plan, cache));
+      onLayer(++done / steps);
+      await new Promise((r) => setTimeout(r, 0)); // let a cancel or a progress message through
+    }
+    const resident = residentRows(plan, a0, rows);
+    rows.length = 0;
+    for (let b = 0; b < LB; b++) {
+      throwIfAborted(signal);
+      const inp = targetInputs(target, b, plan.train, plan.test);
+      const wtr = Float32Array.from(inp.Wtr);
+      const G = await kernel.gram(wtr, inp.nTr, inp.H);
+      const C = await kernel.cross(Float32Array.from(inp.Wte), inp.nTe, wtr, inp.nTr, inp.H);
+      const col = columnOf(targetSideFrom(inp, G, C), target.H, plan, resident);
+      for (let a = a0; a < a1; a++) out[a * LB + b] = col[a - a0];
+      onLayer(++done / steps);
+    }
   }
   return out;
 }
 
+/** Bytes of source rows kept resident at once, by default (the CPU path's default budget). */
+const ROWS_BUDGET = 512 * 2 ** 20;
+
 /** `cpu` with its grids and Gram statistics moved to the GPU `kernel`; its CKA dot products stay on `cpu`. */
-export function gpuGridExecutor(cpu: GridExecutor, kernel: GpuGram): GridExecutor {
+export function gpuGridExecutor(cpu: GridExecutor, kernel: GpuGram, opts: { rowsBudgetBytes?: number } = {}): GridExecutor {
   const caches = new MomentCaches<LayerStack['data']>();
+  const rowsBudget = opts.rowsBudgetBytes ?? ROWS_BUDGET;
   return {
     workers: 1,
     async grids(tasks, opts = {}) {
@@ -59,7 +73,7 @@ export function gpuGridExecutor(cpu: GridExecutor, kernel: GpuGram): GridExecuto
         checkStack(t.source, 'source');
         checkStack(t.target, 'target');
       }
-      return gridsInTurn(tasks, opts, (task, onFraction) => gpuGrid(task, kernel, caches, onFraction, opts.signal));
+      return gridsInTurn(tasks, opts, (task, onFraction) => gpuGrid(task, kernel, caches, onFraction, rowsBudget, opts.signal));
     },
     gramStats: (stack, opts) => kernel.gramStats(stack, opts),
     crossDots: (vectors, opts) => cpu.crossDots(vectors, opts),

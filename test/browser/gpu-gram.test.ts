@@ -34,7 +34,7 @@ const plain = (s: LayerStack): PlainStack => ({ data: Array.from(s.data), n: s.n
 type Hook = {
   __socialMindsLab: {
     gpuCka(x: PlainStack, y: PlainStack): Promise<GpuCkaCheck>;
-    gpuSyncR2(source: PlainStack, target: PlainStack, group: number[], alpha: number): Promise<GpuSyncCheck>;
+    gpuSyncR2(source: PlainStack, target: PlainStack, group: number[], alpha: number, rowsBudgetBytes?: number): Promise<GpuSyncCheck>;
   };
 };
 
@@ -77,15 +77,18 @@ describe('CKA Gram products on WebGPU (SwiftShader)', () => {
   });
 
   it('gives the float64 SyncR² grids within 1e-4, with the target-side products in float32 (both solvers)', async () => {
-    // n = 240 samples in 60 episode groups: H = 96 < n_tr takes the primal solve, H = 260 > n_tr the dual one.
+    // n = 240 samples in 60 episode groups: H = 96 < n_tr takes the primal solve, H = 260 > n_tr the dual one; the
+    // dual case keeps one source row resident at a time (a budget of 1 byte), as a grid with many samples would.
     for (const H of [96, 260]) {
+      const budget = H === 260 ? 1 : 512 * 2 ** 20;
       const source = stack(`gpu-sync-a-${H}`, 240, 3, H);
       const target = stack(`gpu-sync-b-${H}`, 240, 4, 70);
       const group = Array.from({ length: 240 }, (_, i) => Math.floor(i / 4));
-      const gpu = await page.evaluate(([a, b, g]) => (window as unknown as Hook).__socialMindsLab.gpuSyncR2(a, b, g, 1), [
+      const gpu = await page.evaluate(([a, b, g, rb]) => (window as unknown as Hook).__socialMindsLab.gpuSyncR2(a, b, g, 1, rb), [
         plain(source),
         plain(target),
         group,
+        budget,
       ] as const);
       const cpu = syncR2(source, target, group, { alpha: 1, splitSeeds: [0, 1, 2] });
       let worst = 0;
