@@ -15,10 +15,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launch, openPage, waitFor } from './setup/browser';
+import { launch, openPage, textOf, waitFor } from './setup/browser';
+import { opinionsLink } from './setup/opinions';
 import { expectSmooth, watchLongTasks } from './setup/smoothness';
-import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
-import { opinionsLab } from '../../src/labs/opinions/config';
 import { blockMean, checkerboardLaw, checkerboardSweeps, syncChainSeries } from '../../src/core/ising/checkerboard';
 import { simulateGlauber } from '../../src/core/ising/simulate';
 import { squareLattice } from '../../src/core/graphs/generators';
@@ -65,13 +64,8 @@ function cpuSeries(T: number, seed: string) {
   return syncChainSeries(sim.states!, SIDE);
 }
 
-type Config = ReturnType<typeof defaultConfig<typeof opinionsLab>>;
-function link(edit: (c: Config) => void): string {
-  const c = defaultConfig(opinionsLab);
-  edit(c);
-  return encodeLinkFragment(opinionsLab, c);
-}
-const text = async (page: Page, testid: string) => (await page.getByTestId(testid).textContent())?.trim() ?? '';
+const link = opinionsLink;
+const text = textOf;
 
 describe('Opinions lab: Glauber dynamics on WebGPU (SwiftShader)', () => {
   let browser: Browser;

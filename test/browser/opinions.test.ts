@@ -3,21 +3,12 @@ import type { Browser, Page } from 'playwright-core';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FLAVOURS, launch, openPage, waitFor } from './setup/browser';
-import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
-import { opinionsLab } from '../../src/labs/opinions/config';
+import { FLAVOURS, launch, openPage, textOf, waitFor } from './setup/browser';
+import { opinionsLink } from './setup/opinions';
 import { expectSmooth, watchLongTasks } from './setup/smoothness';
 
-type Config = ReturnType<typeof defaultConfig<typeof opinionsLab>>;
-function link(edit: (c: Config) => void): string {
-  const c = defaultConfig(opinionsLab);
-  edit(c);
-  return encodeLinkFragment(opinionsLab, c);
-}
-
-async function text(page: Page, testid: string): Promise<string> {
-  return (await page.getByTestId(testid).textContent())?.trim() ?? '';
-}
+const link = opinionsLink;
+const text = textOf;
 
 async function canvasPoint(page: Page, fx: number, fy: number): Promise<[number, number]> {
   const box = (await page.getByTestId('graph-canvas').boundingBox())!;

@@ -6,6 +6,7 @@
  */
 import { createRng, hashSeed } from '../../src/core/rng';
 import type { RunnerGenerateOptions, RunnerModel } from '../../src/core/runs/models';
+import type { Persona } from '../../src/core/prompts/synchrony';
 
 export interface FakeModelOptions {
   id?: string;
@@ -14,6 +15,18 @@ export interface FakeModelOptions {
   /** Replies by call number; a function of the prompt otherwise. */
   script?: (prompt: string, call: number) => string | undefined;
 }
+
+/** A plain persona for the stand-in scenarios of Synchrony tests: only the name varies. */
+export const testPersona = (name: string): Persona => ({
+  name,
+  age: 30,
+  occupation: 'baker',
+  pronouns: 'they/them',
+  publicInfo: `${name} runs a bakery.`,
+  personality: 'Calm.',
+  decisionStyle: 'Careful.',
+  secret: `${name} once burnt a wedding cake.`,
+});
 
 const LATENT = 4;
 

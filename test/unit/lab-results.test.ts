@@ -5,7 +5,8 @@ import { validateConfig } from '../../src/core/config/validate';
 import { runHeadless } from '../../src/core/runs/headless';
 import { readBundle, writeBundle, type RunBundle } from '../../src/core/runs/bundle';
 import { checkResult, readResult, resultOf, staleResults, type ResultsDefinition } from '../../src/core/runs/results';
-import type { RunnerGenerateOptions, RunnerModel, RunnerModels } from '../../src/core/runs/models';
+import type { RunnerModels } from '../../src/core/runs/models';
+import { textModel } from '../helpers/text-model';
 import type { RunResult } from '../../src/core/runs/types';
 import { hashSeed } from '../../src/core/rng';
 import { LAB_MODULE_BY_NAME, LAB_MODULES, openLabByName } from '../../src/labs/registry';
@@ -28,7 +29,7 @@ import { opinionsLab } from '../../src/labs/opinions/config';
 import { opinionsRunner } from '../../src/labs/opinions/runner';
 import { opinionsResults } from '../../src/labs/opinions/results';
 import { trajectoriesFromBundle } from '../../src/labs/opinions/fit-data';
-import { fakeSyncModel } from '../helpers/fake-sync-model';
+import { fakeSyncModel, testPersona } from '../helpers/fake-sync-model';
 import { fakeGameModel } from '../helpers/fake-game-model';
 import { fakeProbeModel } from '../helpers/fake-probe-model';
 import { fakePolarizationAgent, fakePolarizationBundle } from '../helpers/fake-polarization-agent';
@@ -54,16 +55,7 @@ const named = (results: readonly RunResult[], name: string) => results.find((r) 
 
 // ---- Synchrony: a judged run with the passive reader and the hidden feelings on, on the scripted dialogue model.
 
-const persona = (name: string) => ({
-  name,
-  age: 30,
-  occupation: 'baker',
-  pronouns: 'they/them',
-  publicInfo: `${name} runs a bakery.`,
-  personality: 'Calm.',
-  decisionStyle: 'Careful.',
-  secret: `${name} once burnt a wedding cake.`,
-});
+const persona = testPersona;
 const source: ScenarioSource = {
   ids: (c) => (c.scenarios.length ? c.scenarios : ['s0', 's1', 's2']),
   pairings: () => 1,
@@ -141,35 +133,22 @@ async function similarityBundle() {
 // ---- Opinions: a community on a small scripted model (some replies junk), and a screening.
 
 function opinionsModels(): RunnerModels {
-  const model: RunnerModel = {
-    id: 'fake',
-    backend: 'fake',
-    dtype: 'fp32',
-    numLayers: 1,
-    hiddenSize: 2,
-    async generate(o: RunnerGenerateOptions) {
-      const prompt = o.messages!.map((m) => m.content).join('\n');
-      const h = hashSeed(`${prompt}|${String(o.seed)}`) >>> 0;
-      const objective = prompt.includes('Reply with one letter') || prompt.includes('(A or B)');
-      const [yes, no] = objective ? ['A', 'B'] : ['Agree', 'Disagree'];
-      const text = prompt.includes('Write one short sentence')
-        ? h % 5 === 0
-          ? 'Hello.'
-          : objective
-            ? `I choose ${h % 2 ? 'A' : 'B'} because I checked it.`
-            : `I ${h % 2 ? 'agree' : 'disagree'} because it matters.`
-        : h % 6 === 0
-          ? 'Maybe'
-          : h % 2
-            ? yes
-            : no;
-      return { text, prefillStates: null, shape: [2, 2], timing: { promptTokens: 1, newTokens: 1, totalMs: 0 }, finishReason: 'eos' };
-    },
-    async encode() {
-      throw new Error('not used');
-    },
-    async cancel() {},
-  };
+  const model = textModel('fake', (prompt, seed) => {
+    const h = hashSeed(`${prompt}|${seed}`) >>> 0;
+    const objective = prompt.includes('Reply with one letter') || prompt.includes('(A or B)');
+    const [yes, no] = objective ? ['A', 'B'] : ['Agree', 'Disagree'];
+    return prompt.includes('Write one short sentence')
+      ? h % 5 === 0
+        ? 'Hello.'
+        : objective
+          ? `I choose ${h % 2 ? 'A' : 'B'} because I checked it.`
+          : `I ${h % 2 ? 'agree' : 'disagree'} because it matters.`
+      : h % 6 === 0
+        ? 'Maybe'
+        : h % 2
+          ? yes
+          : no;
+  });
   return { get: () => model };
 }
 

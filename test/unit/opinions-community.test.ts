@@ -8,7 +8,8 @@ import { fromEdges } from '../../src/core/graphs/signed';
 import { hashSeed } from '../../src/core/rng';
 import { episodeRng } from '../../src/core/runs/runner';
 import { runHeadless } from '../../src/core/runs/headless';
-import type { RunnerGenerateOptions, RunnerModel, RunnerModels, RunnerSampleRequest } from '../../src/core/runs/models';
+import type { RunnerGenerateOptions, RunnerModels, RunnerSampleRequest } from '../../src/core/runs/models';
+import { textModel } from '../helpers/text-model';
 import type { Episode } from '../../src/core/runs/types';
 import { opinionsRunner } from '../../src/labs/opinions/runner';
 import { aggregateVotes, routeInboxes, storable } from '../../src/labs/opinions/community-runner';
@@ -40,47 +41,24 @@ import { expectRecordsFit } from '../helpers/records-fit';
  * friendly inbox's majority when there is one, and about one reply in six is junk, so parse failures occur.
  */
 function fakeModels(log: { prompt: string; seed: string }[] = []): RunnerModels {
-  const model: RunnerModel = {
-    id: 'tiny-social',
-    backend: 'fake',
-    dtype: 'fp32',
-    numLayers: 1,
-    hiddenSize: 2,
-    async generate(o: RunnerGenerateOptions) {
-      const prompt = o.messages!.map((m) => m.content).join('\n');
-      const seed = String(o.seed);
-      log.push({ prompt, seed });
-      const h = hashSeed(`${prompt}|${seed}`) >>> 0;
-      const objective = prompt.includes('Reply with one letter') || prompt.includes('(A or B)');
-      let text: string;
-      if (prompt.includes('Write one short sentence')) {
-        const cur = /Your current answer: (\w+)\./.exec(prompt)?.[1] ?? 'Agree';
-        text =
-          h % 7 === 0
-            ? 'Hello everyone.'
-            : objective
-              ? `I choose ${cur} because I checked it twice.`
-              : `I ${cur === 'Agree' ? 'agree' : 'disagree'} because it matters for my family.`;
-      } else {
-        const friendly = /tend to agree with:\n([\s\S]*?)\nMessages from people you tend to disagree/.exec(prompt)?.[1] ?? '';
-        const plus = (friendly.match(/I agree|I choose A/g) ?? []).length;
-        const minus = (friendly.match(/I disagree|I choose B/g) ?? []).length;
-        const up = plus > minus ? true : minus > plus ? false : h % 2 === 0;
-        text = h % 6 === 0 ? 'Maybe' : objective ? (up ? 'A' : 'B') : up ? 'Agree' : 'Disagree';
-      }
-      return {
-        text,
-        prefillStates: null,
-        shape: [2, 2] as [number, number],
-        timing: { promptTokens: 1, newTokens: 1, totalMs: 0 },
-        finishReason: 'eos' as const,
-      };
-    },
-    async encode() {
-      throw new Error('not used');
-    },
-    async cancel() {},
-  };
+  const model = textModel('tiny-social', (prompt, seed) => {
+    log.push({ prompt, seed });
+    const h = hashSeed(`${prompt}|${seed}`) >>> 0;
+    const objective = prompt.includes('Reply with one letter') || prompt.includes('(A or B)');
+    if (prompt.includes('Write one short sentence')) {
+      const cur = /Your current answer: (\w+)\./.exec(prompt)?.[1] ?? 'Agree';
+      return h % 7 === 0
+        ? 'Hello everyone.'
+        : objective
+          ? `I choose ${cur} because I checked it twice.`
+          : `I ${cur === 'Agree' ? 'agree' : 'disagree'} because it matters for my family.`;
+    }
+    const friendly = /tend to agree with:\n([\s\S]*?)\nMessages from people you tend to disagree/.exec(prompt)?.[1] ?? '';
+    const plus = (friendly.match(/I agree|I choose A/g) ?? []).length;
+    const minus = (friendly.match(/I disagree|I choose B/g) ?? []).length;
+    const up = plus > minus ? true : minus > plus ? false : h % 2 === 0;
+    return h % 6 === 0 ? 'Maybe' : objective ? (up ? 'A' : 'B') : up ? 'Agree' : 'Disagree';
+  });
   return {
     get: (id) =>
       id === 'tiny-social'

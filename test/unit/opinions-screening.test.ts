@@ -7,7 +7,8 @@ import { opinionsRunner } from '../../src/labs/opinions/runner';
 import type { OpinionsConfig } from '../../src/labs/opinions/graph';
 import { runHeadless } from '../../src/core/runs/headless';
 import { hashSeed } from '../../src/core/rng';
-import type { RunnerGenerateOptions, RunnerSampleRequest, RunnerModel, RunnerModels } from '../../src/core/runs/models';
+import type { RunnerModels } from '../../src/core/runs/models';
+import { textModel } from '../helpers/text-model';
 import { communityFromScreening, screeningCandidates, screeningPersonas, screenRows } from '../../src/labs/opinions/screening-runner';
 import { opinionsRecord } from '../../src/labs/opinions/records';
 import { expectRecordsFit } from '../helpers/records-fit';
@@ -30,31 +31,19 @@ const cfg = (over: Record<string, unknown> = {}): OpinionsConfig => {
  * coin per vote (mostly within agents); s04 agrees except one reply in four, which is junk.
  */
 function fake(batches: (number | string)[][] = []): RunnerModels {
-  const model: RunnerModel = {
-    id: 'fake',
-    backend: 'fake',
-    dtype: 'fp32',
-    numLayers: 1,
-    hiddenSize: 2,
-    async generate(o: RunnerGenerateOptions) {
-      const prompt = o.messages![0].content;
-      const h = hashSeed(`${prompt}|${String(o.seed)}`) >>> 0;
+  const model = textModel(
+    'fake',
+    (prompt, seed) => {
+      const h = hashSeed(`${prompt}|${seed}`) >>> 0;
       // s02 splits by persona (a hash of the prompt without the seed): each agent answers alike every time.
       let text = 'Agree';
       if (ids(prompt) === 's02' && (hashSeed(prompt) >>> 0) % 2) text = 'Disagree';
       if (ids(prompt) === 's03') text = h % 2 ? 'Agree' : 'Disagree';
       if (ids(prompt) === 's04') text = h % 4 === 0 ? 'Maybe later' : 'Agree';
-      return { text, prefillStates: null, shape: [2, 2], timing: { promptTokens: 1, newTokens: 1, totalMs: 0 }, finishReason: 'eos' };
+      return text;
     },
-    async generateSamples(requests: readonly RunnerSampleRequest[]) {
-      for (const { seeds } of requests) batches.push([...seeds]);
-      return Promise.all(requests.map(({ options, seeds }) => Promise.all(seeds.map((seed) => model.generate({ ...options, seed })))));
-    },
-    async encode() {
-      throw new Error('not used');
-    },
-    async cancel() {},
-  };
+    (seeds) => batches.push([...seeds]),
+  );
   return { get: () => model };
 }
 const STATEMENTS: Record<string, string> = {};

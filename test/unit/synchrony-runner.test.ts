@@ -10,25 +10,16 @@ import { createInProcessExecutor } from '../../src/core/grid-tasks';
 
 const analyze = (c: Parameters<typeof analyzeSynchrony>[0], eps: Parameters<typeof analyzeSynchrony>[1]) =>
   analyzeSynchrony(c, eps, undefined, { grids: createInProcessExecutor() });
-import type { Persona, RelationshipLevel, SynchronyEpisode } from '../../src/core/prompts/synchrony';
+import type { RelationshipLevel, SynchronyEpisode } from '../../src/core/prompts/synchrony';
 import { episodeRng } from '../../src/core/runs/runner';
 import type { Episode } from '../../src/core/runs/types';
 import { ContextOverflowError, type RunnerModel } from '../../src/core/runs/models';
 import { STATE_TENSORS } from '../../src/labs/synchrony/types';
-import { fakeSyncModel } from '../helpers/fake-sync-model';
+import { fakeSyncModel, testPersona } from '../helpers/fake-sync-model';
 import { synchronyRecord, type SynchronyRecord } from '../../src/labs/synchrony/records';
 import { expectRecordsFit } from '../helpers/records-fit';
 
-const persona = (name: string): Persona => ({
-  name,
-  age: 30,
-  occupation: 'baker',
-  pronouns: 'they/them',
-  publicInfo: `${name} runs a bakery.`,
-  personality: 'Calm.',
-  decisionStyle: 'Careful.',
-  secret: `${name} once burnt a wedding cake.`,
-});
+const persona = testPersona;
 
 /** Six scenarios with two pairings each; relationship = scenario number mod 6. */
 const source: ScenarioSource = {

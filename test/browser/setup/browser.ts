@@ -48,3 +48,8 @@ export async function runToEnd(page: Page, button: RegExp, timeoutMs = 120_000):
   await waitFor(page, async () => ['done', 'failed', 'cancelled', 'interrupted'].includes(await status()), timeoutMs);
   return status();
 }
+
+/** The trimmed text of the element with data-testid `testid` ('' when it has none). */
+export async function textOf(page: Page, testid: string): Promise<string> {
+  return (await page.getByTestId(testid).textContent())?.trim() ?? '';
+}
