@@ -9,7 +9,6 @@ import { syncR2With } from '../../src/core/synchrony';
 import { createWebGridExecutor } from '../../workers/grid-pool-web';
 import { GridPool } from '../../workers/grid-pool';
 import { GpuGram } from '../../src/gpu/gram';
-import { requestGpu } from '../../src/gpu/webgpu';
 import { gpuGridExecutor } from '../../src/gpu/ridge-grid';
 
 export interface GridBenchResult {
@@ -72,9 +71,8 @@ export interface GpuCkaBenchResult {
 
 /** The CKA grid of the Node bench (28 × 28, m = 1000, H = 1024) with its Gram products on the GPU, beside the pool. */
 export async function runGpuCkaBench(opts: { ckaM?: number } = {}): Promise<GpuCkaBenchResult> {
-  const gpu = await requestGpu();
-  if ('error' in gpu) throw new Error(gpu.error);
-  const kernel = await GpuGram.create(gpu);
+  const gpu = await GpuGram.openOrThrow();
+  const kernel = gpu.kernel;
   const x = ckaStack('cka-x', opts.ckaM ?? 1000);
   const y = ckaStack('cka-y', opts.ckaM ?? 1000);
   await kernel.gramInfo(x, 0); // warm-up: pipeline and first buffers
@@ -106,9 +104,8 @@ export interface GpuSyncBenchResult {
 
 /** The SyncR² grid of the Node bench (30 × 30, H = 576, n = 1000, 3 splits) with the GPU grid path. */
 export async function runGpuSyncBench(opts: { syncN?: number } = {}): Promise<GpuSyncBenchResult> {
-  const gpu = await requestGpu();
-  if ('error' in gpu) throw new Error(gpu.error);
-  const kernel = await GpuGram.create(gpu);
+  const gpu = await GpuGram.openOrThrow();
+  const kernel = gpu.kernel;
   const executor = createWebGridExecutor();
   const { source, target, group } = syncProblem(opts.syncN ?? 1000);
   let t = performance.now();

@@ -5,7 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { BenchSuite } from '../run.ts';
-import { cka, gramStatsSteps, pairDots, triangles, type CkaResult } from '../../src/core/cka.ts';
+import { cka, gramStatsSteps, pairDots, type CkaResult } from '../../src/core/cka.ts';
+import { crossDotsAllWith } from '../../src/core/grid-tasks.ts';
 import { gemmKernelKind } from '../../src/core/simd-gemm.ts';
 import { runSteps } from '../../src/core/steps.ts';
 import { createRng } from '../../src/core/rng.ts';
@@ -64,8 +65,7 @@ const suite: BenchSuite = {
         const grams = await Promise.all(stacks.map((x) => pool.gramStats(x)));
         const gramS = (performance.now() - t) / 1000;
         t = performance.now();
-        const tri = triangles(grams);
-        const all = { dots: await pool.crossDots(tri.triangles), layers: tri.triangles.length, offsets: tri.offsets };
+        const all = await crossDotsAllWith(pool, grams);
         const dotS = (performance.now() - t) / 1000;
         t = performance.now();
         const results: CkaResult[] = [];
@@ -84,7 +84,7 @@ const suite: BenchSuite = {
           '| step | seconds |',
           '|---|---|',
           `| each model's Gram statistics, once (${M * L} products of ${m} × ${m} over H = ${H}, shared out by layer) | ${gramS.toFixed(2)} |`,
-          `| the dot products of every layer pair of every model: one symmetric product over the ${tri.triangles.length} triangles, shared out by groups of slices | ${dotS.toFixed(2)} |`,
+          `| the dot products of every layer pair of every model: one symmetric product over the ${all.layers} triangles, shared out by groups of slices | ${dotS.toFixed(2)} |`,
           `| the ${results.length} pairs' grids from them (one thread) | ${pairS.toFixed(2)} |`,
           `| for comparison, one pair with its own blocks of dot products (one thread), as before; same bits: ${same ? 'yes' : 'NO'} | ${aloneS.toFixed(2)} (× ${results.length} pairs ≈ ${(aloneS * results.length).toFixed(1)}) |`,
         );

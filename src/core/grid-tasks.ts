@@ -12,7 +12,7 @@
  */
 import { throwIfAborted } from './cancel';
 import type { LayerStack } from './layer-stack';
-import { crossDotsSteps, gramStatsSteps, type GramStats } from './cka';
+import { crossDotsSteps, gramStatsSteps, triangles, type AllDots, type GramStats } from './cka';
 import { momentCacheBytes, ridgeR2GridSteps, type MomentCache } from './ridge';
 import { runStepsAsync, type Progress } from './steps';
 
@@ -104,6 +104,12 @@ export function batchProgress(tasks: number, report?: (fraction: number) => void
     parts[task] = fraction;
     report?.(tasks ? sum / tasks : 1);
   };
+}
+
+/** cka.ts crossDotsAll on an executor (a pool shares out its groups of slices): the same bits as in one thread. */
+export async function crossDotsAllWith(executor: GridExecutor, models: readonly GramStats[], opts: BatchOptions = {}): Promise<AllDots> {
+  const { triangles: tri, offsets } = triangles(models);
+  return { dots: await executor.crossDots(tri, opts), layers: tri.length, offsets };
 }
 
 /** Runs grid tasks one after another with `one`, checking for cancel between them and folding their progress. */

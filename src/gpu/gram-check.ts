@@ -9,7 +9,6 @@ import { createInProcessExecutor } from '../core/grid-tasks';
 import { syncR2With } from '../core/synchrony';
 import { GpuGram } from './gram';
 import { gpuGridExecutor } from './ridge-grid';
-import { requestGpu } from './webgpu';
 
 export interface PlainStack {
   data: number[];
@@ -28,9 +27,8 @@ export interface GpuCkaCheck {
 }
 
 export async function gpuCkaCheck(x: PlainStack, y: PlainStack): Promise<GpuCkaCheck> {
-  const gpu = await requestGpu();
-  if ('error' in gpu) throw new Error(gpu.error);
-  const kernel = await GpuGram.create(gpu);
+  const gpu = await GpuGram.openOrThrow();
+  const kernel = gpu.kernel;
   try {
     const stack = (p: PlainStack): LayerStack => ({ data: Float32Array.from(p.data), n: p.n, L: p.L, H: p.H });
     const xs = stack(x);
@@ -60,9 +58,8 @@ export interface GpuSyncCheck {
 
 /** SyncR² of source → target over 3 grouped splits at α, with the grids' target-side products on the GPU. */
 export async function gpuSyncCheck(source: PlainStack, target: PlainStack, group: number[], alpha: number, rowsBudgetBytes?: number): Promise<GpuSyncCheck> {
-  const gpu = await requestGpu();
-  if ('error' in gpu) throw new Error(gpu.error);
-  const kernel = await GpuGram.create(gpu);
+  const gpu = await GpuGram.openOrThrow();
+  const kernel = gpu.kernel;
   try {
     const stack = (p: PlainStack): LayerStack => ({ data: Float32Array.from(p.data), n: p.n, L: p.L, H: p.H });
     const t = performance.now();

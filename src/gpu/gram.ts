@@ -12,7 +12,7 @@
 import { centredLayer, gramInfoOf, type GramInfo, type GramStats } from '../core/cka';
 import { throwIfAborted } from '../core/cancel';
 import { checkStack, type LayerStack } from '../core/layer-stack';
-import { COMPUTE, MAP_READ, USAGE, type GpuBindGroupLayout, type GpuComputePipeline, type GpuContext, type GpuDevice } from './webgpu';
+import { COMPUTE, MAP_READ, USAGE, requestGpu, type GpuBindGroupLayout, type GpuComputePipeline, type GpuContext, type GpuDevice } from './webgpu';
 
 /** Cells per workgroup side (16 × 16 threads, 4 × 4 cells each) and the k-slice held in workgroup memory. */
 const TILE = 64;
@@ -99,6 +99,28 @@ export class GpuGram {
     private readonly pipeline: GpuComputePipeline,
     private readonly layout: GpuBindGroupLayout,
   ) {}
+
+  /**
+   * A kernel on a device of its own (destroy() gives the device back), or why there is none: no WebGPU, no adapter,
+   * or a shader that did not compile. The labs fall back to the CPU with that reason; tests and benches throw it.
+   */
+  static async open(): Promise<{ kernel: GpuGram; adapter: string; software: boolean } | { why: string }> {
+    const gpu = await requestGpu();
+    if ('error' in gpu) return { why: gpu.error };
+    try {
+      return { kernel: await GpuGram.create(gpu), adapter: gpu.adapter, software: gpu.software };
+    } catch (e) {
+      gpu.device.destroy();
+      return { why: (e as Error).message };
+    }
+  }
+
+  /** open(), or its reason as an error. */
+  static async openOrThrow(): Promise<{ kernel: GpuGram; adapter: string; software: boolean }> {
+    const opened = await GpuGram.open();
+    if ('why' in opened) throw new Error(opened.why);
+    return opened;
+  }
 
   static async create(gpu: GpuContext): Promise<GpuGram> {
     const device = gpu.device;

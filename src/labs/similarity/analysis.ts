@@ -1,7 +1,6 @@
 import { GpuGram } from '../../gpu/gram';
-import { requestGpu } from '../../gpu/webgpu';
-import { ckaSteps, gramStatsBytes, pairDots, triangles, type AllDots, type CkaGrid, type GramStats } from '../../core/cka';
-import type { AnalysisContext } from '../../core/grid-tasks';
+import { ckaSteps, gramStatsBytes, pairDots, type AllDots, type CkaGrid, type GramStats } from '../../core/cka';
+import { crossDotsAllWith, type AnalysisContext } from '../../core/grid-tasks';
 import { runStepsAsync } from '../../core/steps';
 import type { LayerStack } from '../../core/layer-stack';
 import type { Episode } from '../../core/runs/types';
@@ -61,22 +60,6 @@ function toPairGrid(g: CkaGrid): PairGrid {
   return { ...pooled, grid: Array.from(grid), ...(p ? { p: { ...p, grid: Array.from(p.grid) } } : {}) };
 }
 
-/** The GPU's Gram kernel, or null with a warning that says why CKA ran on the CPU instead. */
-async function gpuGram(warnings: string[]): Promise<GpuGram | null> {
-  const gpu = await requestGpu();
-  if ('error' in gpu) {
-    warnings.push(`CKA ran on the CPU (float64) instead of the GPU: ${gpu.error}.`);
-    return null;
-  }
-  try {
-    return await GpuGram.create(gpu);
-  } catch (e) {
-    gpu.device.destroy();
-    warnings.push(`CKA ran on the CPU (float64) instead of the GPU: ${(e as Error).message}.`);
-    return null;
-  }
-}
-
 /**
  * The most memory the per-model Gram cache may take (the statistics of every layer of every model), unless the
  * context gives a budget (the page gives one from the device's memory: workers/compute.worker.ts).
@@ -109,7 +92,9 @@ export async function analyzeSimilarity(
   const cacheBytes = records.reduce((b, r) => b + gramStatsBytes(m, r.numLayers), 0);
   const progress = (f: number) => ctx.onProgress?.(Math.round(1000 * f), 1000);
   // The Gram products run on the GPU when the config asks for it and there is one (float32: within 1e-5 of float64).
-  const gpu = config.cka.engine === 'gpu' && eps.length ? await gpuGram(warnings) : null;
+  const opened = config.cka.engine === 'gpu' && eps.length ? await GpuGram.open() : null;
+  if (opened && 'why' in opened) warnings.push(`CKA ran on the CPU (float64) instead of the GPU: ${opened.why}.`);
+  const gpu = opened && 'kernel' in opened ? opened.kernel : null;
   const gramsOf = (i: number, onProgress?: (f: number) => void) => (gpu ?? ctx.grids).gramStats(stackOf(i), { signal: ctx.signal, onProgress });
   try {
     let shared: { grams: GramStats[]; all: AllDots } | null = null;
@@ -126,9 +111,7 @@ export async function analyzeSimilarity(
       );
       // The dot products of all layer pairs of all models are one product (crossDotsAll: the same bits as each
       // pair's own, in a fraction of the time when there are several models).
-      const tri = triangles(grams);
-      const dots = await ctx.grids.crossDots(tri.triangles, { signal: ctx.signal, onProgress: (f) => progress(0.5 + 0.3 * f) });
-      shared = { grams, all: { dots, layers: tri.triangles.length, offsets: tri.offsets } };
+      shared = { grams, all: await crossDotsAllWith(ctx.grids, grams, { signal: ctx.signal, onProgress: (f) => progress(0.5 + 0.3 * f) }) };
     }
     const from = shared ? 0.8 : 0;
     for (let k = 0; k < jobs.length; k++) {

@@ -11,7 +11,6 @@ import { buildLagSamples, chooseAlphaWith, cvFolds, groupedSplit, syncR2With, ty
 import { batchProgress, type AnalysisContext, type GridExecutor } from '../../core/grid-tasks';
 import { GpuGram } from '../../gpu/gram';
 import { gpuGridExecutor } from '../../gpu/ridge-grid';
-import { requestGpu } from '../../gpu/webgpu';
 import { isCancelledError } from '../../core/cancel';
 import { runStepsAsync } from '../../core/steps';
 import type { Episode } from '../../core/runs/types';
@@ -251,15 +250,9 @@ export async function analyzeSynchrony(
 
 /** The GPU grid executor over `cpu`, or why there is none (the analysis then runs on `cpu`). */
 async function gpuExecutor(cpu: GridExecutor): Promise<{ executor: GridExecutor; kernel: GpuGram } | { note: string }> {
-  const gpu = await requestGpu();
-  if ('error' in gpu) return { note: `The ridge grids ran on the CPU (float64) instead of the GPU: ${gpu.error}.` };
-  try {
-    const kernel = await GpuGram.create(gpu);
-    return { executor: gpuGridExecutor(cpu, kernel), kernel };
-  } catch (e) {
-    gpu.device.destroy();
-    return { note: `The ridge grids ran on the CPU (float64) instead of the GPU: ${(e as Error).message}.` };
-  }
+  const opened = await GpuGram.open();
+  if ('why' in opened) return { note: `The ridge grids ran on the CPU (float64) instead of the GPU: ${opened.why}.` };
+  return { executor: gpuGridExecutor(cpu, opened.kernel), kernel: opened.kernel };
 }
 
 async function analyzeOn(
