@@ -25,10 +25,8 @@ export function createGridWorkerApi() {
      * again without a copy; the small arrays are transferred.
      */
     gramLayer(stack: LayerStack, l: number): GramInfo {
-      const g = gramInfo(stack, l);
-      const off = new Float64Array(new SharedArrayBuffer(g.off.byteLength));
-      off.set(g.off);
-      return Comlink.transfer({ ...g, off }, [g.diag.buffer, g.rowsum.buffer]);
+      const g = gramInfo(stack, l, (length) => new Float64Array(new SharedArrayBuffer(length * 8)));
+      return Comlink.transfer(g, [g.diag.buffer, g.rowsum.buffer]);
     },
     /** Group g of crossDots over `vectors` (shared memory) against themselves. */
     crossDotsGroup(vectors: Float64Array[], g: number): Float64Array {

@@ -64,11 +64,11 @@ export interface GramInfo {
 }
 
 /** Layer l's Gram statistics: one m × m product (the expensive part of CKA; a worker pool runs one per layer). */
-export function gramInfo(s: LayerStack, l: number): GramInfo {
+export function gramInfo(s: LayerStack, l: number, triangle?: (length: number) => Float64Array): GramInfo {
   const m = s.n;
   const X = centredLayer(s, l, scratch(0, m * s.H));
   const K = gemmNT(X, X, m, m, s.H, scratch(1, m * m), true, false); // only the upper triangle is read
-  return gramInfoOf(K, m);
+  return gramInfoOf(K, m, triangle);
 }
 
 /**
@@ -97,9 +97,14 @@ export function centredLayer(s: LayerStack, l: number, out?: Float64Array): Floa
 /**
  * The statistics CKA needs of a centred Gram matrix K (m × m; only its upper triangle and diagonal are read), summed
  * in float64 whatever K's precision: the CPU's float64 product or the GPU's float32 one (src/gpu/gram.ts).
+ * `triangle` allocates the packed triangle (a grid worker puts it in shared memory).
  */
-export function gramInfoOf(K: Float64Array | Float32Array, m: number): GramInfo {
-  const off = new Float64Array((m * (m - 1)) / 2);
+export function gramInfoOf(
+  K: Float64Array | Float32Array,
+  m: number,
+  triangle: (length: number) => Float64Array = (length) => new Float64Array(length),
+): GramInfo {
+  const off = triangle((m * (m - 1)) / 2);
   const diag = new Float64Array(m);
   const rowsum = new Float64Array(m);
   let p = 0;
