@@ -375,17 +375,19 @@ interface Kernel {
 
 let kernel: Kernel | null | undefined;
 
+/** Whether this runtime validates the fused module now (cli/wasm-features.ts asks before it turns relaxed SIMD on). */
+export function relaxedSimdValidates(): boolean {
+  try {
+    return typeof WebAssembly !== 'undefined' && WebAssembly.validate(moduleBytes(true));
+  } catch {
+    return false;
+  }
+}
+
 /** Which module this runtime takes: the fused one where relaxed SIMD validates, decided once per thread. */
 let fmaSupported: boolean | undefined;
 function useFma(): boolean {
-  if (fmaSupported === undefined) {
-    try {
-      fmaSupported = typeof WebAssembly !== 'undefined' && WebAssembly.validate(moduleBytes(true));
-    } catch {
-      fmaSupported = false;
-    }
-  }
-  return fmaSupported;
+  return (fmaSupported ??= relaxedSimdValidates());
 }
 
 /**
