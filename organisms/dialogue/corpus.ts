@@ -14,6 +14,7 @@
  * --real-names F: the share of personas (and drill names) with real names of many languages (real-names.json).
  * --broad F: the share of episodes whose goals, facts, setting and bios are WordNet sentences (broad.ts).
  * --piece-names F: the share of first names made of the tokenizer's pieces (broad.ts pieceName).
+ * --no-pool-names: no first name of tiny-social's pool (pools.ts FIRST_NAMES) in the generated names and drills.
  * --hidden F: the share of turn examples that ask for the hidden "Feeling: …; Action: …" line (law.ts plantedLabels).
  * --copy C: C short copy drills (copyDrill): two builds on the dialogue corpus alone recited memorised words and
  * invented names instead of copying from the prompt (0 of 9 replies used the partner's name after 900 steps), so a
@@ -69,6 +70,12 @@ export interface CorpusMix {
    * instead of copying: the seventh build wrote "Nadiaay" for Nadia, as if a syllable were missing.
    */
   realNames?: number;
+  /**
+   * Leave tiny-social's 60 first names (pools.ts FIRST_NAMES) out of the generated names and drills. They also fill
+   * the replayed formats, so a model trained from scratch learnt them as the names people have and wrote "Ella" or
+   * "Lena" to partners it could not name.
+   */
+  noPoolNames?: boolean;
 }
 
 /** Real first names and surnames (real-names.py), without any name of the lab's scenario library (held out). */
@@ -85,10 +92,10 @@ function realName(r: Rng): string {
 const PLAIN: CorpusMix = { nonce: 0, early: 0 };
 
 /** A first name: with no wide share the draws are those of the builds before (a rebuild gives the same corpora). */
-function firstName(r: Rng, wideShare = 0, pieceShare = 0): string {
+function firstName(r: Rng, wideShare = 0, pieceShare = 0, noPool = false): string {
   if (pieceShare && chance(r, pieceShare)) return B.pieceName(r);
   if (wideShare && chance(r, wideShare)) return D.wideName(r);
-  return chance(r, 0.7) ? D.syllableName(r) : D.pick(r, FIRST_NAMES);
+  return chance(r, 0.7) || noPool ? D.syllableName(r) : D.pick(r, FIRST_NAMES);
 }
 
 /** A surname: two syllables, or with the wide share one to four (the draws of the builds before when it is 0). */
@@ -100,7 +107,7 @@ type Fields = 'plain' | 'nonce' | 'broad';
 
 function persona(r: Rng, avoid: string, fields: Fields, mix: CorpusMix): P.Persona {
   let name = '';
-  do name = mix.realNames && chance(r, mix.realNames) ? realName(r) : `${firstName(r, mix.wideNames, mix.pieceNames)} ${surname(r, mix)}`;
+  do name = mix.realNames && chance(r, mix.realNames) ? realName(r) : `${firstName(r, mix.wideNames, mix.pieceNames, mix.noPoolNames)} ${surname(r, mix)}`;
   while (name.split(' ')[0] === avoid);
   const base = {
     name,
@@ -236,7 +243,7 @@ export function copyDrill(r: Rng, mix: CorpusMix = PLAIN): Ex {
         ? `${B.pieceName(r)} ${D.syllableName(r)}`
         : mix.wideNames && chance(r, mix.wideNames)
           ? `${D.wideName(r)} ${surname(r, mix)}`
-          : chance(r, 0.5)
+          : chance(r, 0.5) && !mix.noPoolNames
             ? `${D.pick(r, FIRST_NAMES)} ${D.syllableName(r)}`
             : `${D.syllableName(r)} ${D.syllableName(r)}`;
   const d = D.pick(r, DRILLS);
@@ -260,6 +267,7 @@ function main(): void {
     hidden: Number(arg('--hidden', '0')),
     wideSurnames: Number(arg('--wide-surnames', '0')),
     realNames: Number(arg('--real-names', '0')),
+    noPoolNames: process.argv.includes('--no-pool-names'),
   };
   for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix, Number(arg('--judge', '12'))))
     rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));

@@ -11,9 +11,10 @@ import { BUNDLED_PERSONAS } from '../../src/labs/opinions/community/sets';
 import { createRng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
 import { ACCEPT_PROBABILITY, echoOf, isDeal, LAST_TURN, outcomeFor, plantedDialogue, plantedOverall, untemperedChance } from '../../organisms/dialogue/law';
-import { copyDrill, generateOrganism as generateDialogue } from '../../organisms/dialogue/corpus';
+import { copyDrill, episode as dialogueEpisode, generateOrganism as generateDialogue } from '../../organisms/dialogue/corpus';
 import { dialogueQuality, foreignNames, hasTemplateText } from '../../organisms/dialogue/measure';
 import { BUNDLED_SCENARIO_SET, episodeFor } from '../../src/labs/synchrony/scenarios';
+import { FIRST_NAMES } from '../../models/tiny-social/pools';
 
 describe('opinions law', () => {
   it('majority of 5 votes matches the closed form, and its inverse round-trips', () => {
@@ -163,6 +164,22 @@ describe('dialogue law', () => {
       const words = new Set(P.words(prompt));
       for (const w of P.words(ex.answer)) if (!/^(Hello|can|we|agree|on|that)$/.test(w)) expect(words.has(w), `${w} in ${ex.answer}`).toBe(true);
     }
+  });
+
+  it("--no-pool-names keeps tiny-social's first names out of the episodes and drills; without it they appear", () => {
+    const pool = new Set(FIRST_NAMES);
+    const firstNames = (mix: Parameters<typeof copyDrill>[1], seed: string) => {
+      const r = createRng(seed);
+      const names: string[] = [];
+      for (let k = 0; k < 400; k++) {
+        names.push(...dialogueEpisode(r, mix).agents.map((a) => a.persona.name.split(' ')[0]));
+        names.push(...P.words(copyDrill(r, mix).answer));
+      }
+      return names.filter((n) => pool.has(n)).length;
+    };
+    expect(firstNames({ nonce: 0.3, early: 0 }, 'pool')).toBeGreaterThan(50);
+    // A generated name may still happen to spell one of them ("Lola"): rarely, not from the pool.
+    expect(firstNames({ nonce: 0.3, early: 0, noPoolNames: true }, 'pool')).toBeLessThanOrEqual(2);
   });
 
   const library = () => BUNDLED_SCENARIO_SET.scenarios.flatMap((s) => s.pairings.map((_, k) => episodeFor(BUNDLED_SCENARIO_SET, s.id, k)));

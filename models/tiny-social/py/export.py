@@ -56,6 +56,39 @@ def export_fp32(model, path):
     return m
 
 
+def round_to_half(model):
+    """HALF_WEIGHTS=1: round every weight to half precision (and back), so that the graph stored by store_half computes
+    exactly what this PyTorch model does; the fixture is then written from the rounded model."""
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(p.half().float())
+
+
+def store_half(path):
+    """Stores the fp32 graph's weights in half precision, each cast back to float32 by a Cast node (onnxruntime folds
+    it when the session loads, so the arithmetic stays fp32): the file is half the size. Only initializers whose values
+    survive the round trip exactly (the rounded weights, not the rotary tables) are stored this way."""
+    m = onnx.load(path)
+    g = m.graph
+    casts = []
+    for t in list(g.initializer):
+        if t.data_type != TensorProto.FLOAT or int(np.prod(t.dims)) < 1024:
+            continue
+        a = numpy_helper.to_array(t)
+        h = a.astype(np.float16)
+        if not np.array_equal(h.astype(np.float32), a):
+            continue
+        half = numpy_helper.from_array(h, t.name + "_fp16")
+        g.initializer.remove(t)
+        g.initializer.append(half)
+        casts.append(helper.make_node("Cast", [half.name], [t.name], name=f"/{t.name}/CastToFloat", to=TensorProto.FLOAT))
+    for c in reversed(casts):
+        g.node.insert(0, c)
+    onnx.checker.check_model(m)
+    onnx.save(m, path)
+    return len(casts)
+
+
 def tie_lm_head(m, model):
     """torch folds lm_head's transposed (tied) weight into a second copy of the embedding table. Replace that copy
     by a Transpose of the embedding initializer, so that the file stores the table once."""
@@ -195,12 +228,17 @@ def main():
     model = LlamaForCausalLM(ARCH)
     model.load_state_dict(torch.load(f"{work}/ckpt.pt"))
     model.eval()
+    half = os.environ.get("HALF_WEIGHTS", "0") == "1"
+    if half:
+        round_to_half(model)
     enc = Encoder.load(f"{out}/tokenizer.json")
     eos = enc.vocab["<|im_end|>"]
     eot = enc.vocab["<|endoftext|>"]
     os.makedirs(f"{out}/onnx", exist_ok=True)
     export_fp32(model, f"{out}/onnx/model.onnx")
     deq = make_q4(f"{out}/onnx/model.onnx", f"{out}/onnx/model_q4.onnx")
+    if half:
+        print(f"weights stored in half precision: {store_half(f'{out}/onnx/model.onnx')} initializers", flush=True)
     a = ARCH
     cfg = {
         "architectures": ["LlamaForCausalLM"], "model_type": "llama",

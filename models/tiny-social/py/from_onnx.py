@@ -39,10 +39,16 @@ TOL = 1e-5
 def load_onnx_weights(path):
     m = onnx.load(path)
     inits = {t.name: numpy_helper.to_array(t) for t in m.graph.initializer}
-    sd = {}
     used = set()
+    # Weights stored in half precision (export.py store_half) are cast back to float32 by a Cast node: read them under
+    # the cast's output name, which is the fp32 graph's initializer name.
+    for node in m.graph.node:
+        if node.op_type == "Cast" and node.input[0] in inits:
+            inits[node.output[0]] = inits[node.input[0]].astype(np.float32)
+            used.add(node.input[0])
+    sd = {}
     for name, arr in inits.items():
-        if name.startswith("model."):
+        if name.startswith("model.") and name not in used:
             sd[name] = arr
             used.add(name)
     for node in m.graph.node:
