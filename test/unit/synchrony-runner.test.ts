@@ -196,6 +196,41 @@ describe('synchrony episodes', () => {
     expect(judgeModel.calls[1].options.temperature).toBe(0.7);
   });
 
+  it('judges a conversation too long for its model on the opening and the last turns that fit, and records how many it left out', async () => {
+    const good = JSON.stringify(
+      Object.fromEntries(
+        ['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal'].map((d) => [
+          d,
+          { score: 0, reason: 'ok' },
+        ]),
+      ),
+    );
+    const judgeModel = fakeSyncModel({ id: 'judge-m', script: (p) => (p.startsWith('Rate how') ? good : undefined) });
+    const generate = judgeModel.generate.bind(judgeModel);
+    // This judge's context holds at most three turns of the six.
+    judgeModel.generate = async (o) => {
+      if ((o.messages?.[0]?.content.match(/^Turn \d+: .* said:/gm) ?? []).length > 3)
+        throw new ContextOverflowError('The prompt has 1051 tokens, but model "judge-m" reads at most 1024');
+      return generate(o);
+    };
+    const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 3, judge: { enabled: true, model: 'judge-m' } });
+    const [e] = await runAll(c, modelsOf(fakeSyncModel(), judgeModel));
+    const judges = e.records.filter((r) => r.kind === 'judge');
+    expect(judges.map((j) => [j.target, j.ok, j.turnsLeftOut])).toEqual([
+      ['A', true, 3],
+      ['B', true, 3],
+    ]);
+    // The prompt that fitted: turns 1 and 2, a line saying 3 to 5 are left out, then turn 6, numbered as in the run.
+    const fitted = judgeModel.calls.filter((x) => x.prompt.startsWith('Rate how')).at(-1)!.prompt;
+    expect([...fitted.matchAll(/^Turn (\d+): /gm)].map((m) => m[1])).toEqual(['1', '2', '6']);
+    expect(fitted).toContain('(Turns 3 to 5 are left out: the whole conversation is too long for the judge.)');
+    expectRecordsFit(synchronyRecord, [e]);
+
+    // A judge that reads the whole conversation records nothing left out.
+    const [whole] = await runAll({ ...c, maxUtterancesPerAgent: 1 }, modelsOf(fakeSyncModel(), judgeModel));
+    for (const j of whole.records.filter((r) => r.kind === 'judge')) expect(j).not.toHaveProperty('turnsLeftOut');
+  });
+
   it('a constrained judge asks under the judge-json grammar with room for its longest reply; a free one does not', async () => {
     for (const decoding of ['free', 'constrained'] as const) {
       const judgeModel = fakeSyncModel({ id: 'judge-m' });

@@ -75,9 +75,21 @@ export function ownBio(p: Persona): string {
   return `${demographics(p)}. Public: ${p.publicInfo} Personality: ${p.personality} Decides: ${p.decisionStyle} Secret: ${p.secret}`;
 }
 
-/** "Turn k: Name said: text" lines, k from 1. */
-export function formatHistory(ep: SynchronyEpisode, history: readonly Utterance[]): string {
-  return history.map((u, i) => `Turn ${i + 1}: ${ep.agents[u.speaker].persona.name} said: ${u.text}`).join('\n');
+/** Turns [from, to) of a history that a prompt leaves out (0-based), with a line that says so. */
+export interface LeftOut {
+  from: number;
+  to: number;
+}
+
+/**
+ * "Turn k: Name said: text" lines, k from 1. With `leftOut`, those turns are replaced by one line that says they were
+ * left out (the judge of a conversation longer than its model's context); the other turns keep their numbers.
+ */
+export function formatHistory(ep: SynchronyEpisode, history: readonly Utterance[], leftOut?: LeftOut): string {
+  const lines = history.map((u, i) => `Turn ${i + 1}: ${ep.agents[u.speaker].persona.name} said: ${u.text}`);
+  if (!leftOut || leftOut.to <= leftOut.from) return lines.join('\n');
+  const gap = `(Turns ${leftOut.from + 1} to ${leftOut.to} are left out: the whole conversation is too long for the judge.)`;
+  return [...lines.slice(0, leftOut.from), gap, ...lines.slice(leftOut.to)].join('\n');
 }
 
 function partnerLabel(ep: SynchronyEpisode, viewer: 0 | 1): string {
@@ -273,8 +285,11 @@ export function judgeOverall(r: JudgeResult): number {
   return JUDGE_DIMENSIONS.reduce((s, d) => s + r[d].score, 0) / JUDGE_DIMENSIONS.length;
 }
 
-/** The judge prompt for one agent (`target`): both full backgrounds, both goals, the transcript; strict JSON out. */
-export function buildJudgePrompt(ep: SynchronyEpisode, history: readonly Utterance[], target: 0 | 1): ChatMessage[] {
+/**
+ * The judge prompt for one agent (`target`): both full backgrounds, both goals, the transcript; strict JSON out. With
+ * `leftOut`, those turns of the transcript are replaced by a line that says so (runner.ts, when the whole does not fit).
+ */
+export function buildJudgePrompt(ep: SynchronyEpisode, history: readonly Utterance[], target: 0 | 1, leftOut?: LeftOut): ChatMessage[] {
   const [a, b] = ep.agents;
   const name = ep.agents[target].persona.name;
   const ranges = JUDGE_DIMENSIONS.map((d) => `${d} ${JUDGE_RANGES[d][0]}..${JUDGE_RANGES[d][1]}`).join(', ');
@@ -287,7 +302,7 @@ export function buildJudgePrompt(ep: SynchronyEpisode, history: readonly Utteran
     `${b.persona.name}: ${ownBio(b.persona)}`,
     `${b.persona.name}'s goal: ${b.goal}`,
     'Conversation:',
-    history.length ? formatHistory(ep, history) : '(empty)',
+    history.length ? formatHistory(ep, history, leftOut) : '(empty)',
     `Score ${name} on: ${ranges}.`,
     'Reply with JSON only: {"believability": {"score": <int>, "reason": "<short>"}, ...} with all 7 keys.',
   ];

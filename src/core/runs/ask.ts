@@ -35,7 +35,10 @@ export interface AskOptions<T> {
   constrained?: ConstrainedReply;
 }
 
-export type AskResult<T> = { ok: true; value: T; raw: string[]; attempts: number } | { ok: false; reason: string; raw: string[]; attempts: number };
+export type AskResult<T> =
+  | { ok: true; value: T; raw: string[]; attempts: number }
+  /** `contextOverflow`: the prompt did not fit the model's context (no reply was generated). */
+  | { ok: false; reason: string; raw: string[]; attempts: number; contextOverflow?: true };
 
 /** Asks for one reply in a format: generate, parse, and try again with the next seed until a reply parses. */
 export async function askParsed<T>(model: Pick<RunnerModel, 'generate'>, o: AskOptions<T>): Promise<AskResult<T>> {
@@ -53,10 +56,10 @@ export async function askParsedEach<T>(model: Pick<RunnerModel, 'generate' | 'ge
   const results: (AskResult<T> | null)[] = asks.map(() => null);
   const raws: string[][] = asks.map(() => []);
   const reasons: string[] = asks.map(() => 'no reply');
-  const fail = (i: number, reason: string, attempts: number) => {
+  const fail = (i: number, reason: string, attempts: number, contextOverflow = false) => {
     const counter = asks[i].counter;
     if (counter) counter.failures++;
-    results[i] = { ok: false, reason, raw: raws[i], attempts };
+    results[i] = { ok: false, reason, raw: raws[i], attempts, ...(contextOverflow ? { contextOverflow: true as const } : {}) };
   };
   for (let attempt = 0; ; attempt++) {
     const pending = asks.flatMap((o, i) => (results[i] === null && attempt < Math.max(1, o.attempts) ? [i] : []));
@@ -72,7 +75,7 @@ export async function askParsedEach<T>(model: Pick<RunnerModel, 'generate' | 'ge
     pending.forEach((i, j) => {
       const r = replies[j];
       // A prompt longer than the model's context fails every try alike: a failed reply, not a failed run.
-      if (r instanceof Error) return fail(i, r.message, attempt + 1);
+      if (r instanceof Error) return fail(i, r.message, attempt + 1, true);
       if (r.finishReason === 'cancelled') throw new CancelledError();
       raws[i].push(r.text);
       const p = asks[i].parse(r.text);

@@ -71,6 +71,11 @@ export const judgeRecord = z.object({
   /** Every SOTOPIA dimension's score and reason (ok: true). */
   scores: z.record(z.enum(JUDGE_DIMENSIONS), judgeScore).optional(),
   overall: z.number().optional(),
+  /**
+   * Turns of the conversation the judge did not see: the whole did not fit its model's context, so it read the first
+   * turns and as many of the last as fitted. Absent when it read the whole.
+   */
+  turnsLeftOut: count.optional(),
 });
 
 export const synchronyRecord = z.discriminatedUnion('kind', [episodeMetaRecord, turnRecord, judgeRecord]);

@@ -15,6 +15,7 @@ import {
   splitHiddenLine,
   turnLimits,
   type SynchronyEpisode,
+  type LeftOut,
   type Utterance,
 } from '../../core/prompts/synchrony';
 import { buildQueue, modelsOf, type QueueItem, type ScenarioSource, type SynchronyConfig } from './queue';
@@ -29,6 +30,8 @@ import { librarySource } from './scenarios/source';
 const READERS = ['Sam Rivera', 'Alex Morgan'];
 const JUDGE_ATTEMPTS = 3;
 const JUDGE_MAX_TOKENS = 400;
+/** The opening turns a shortened transcript keeps (the proposals) before its last turns. */
+const JUDGE_KEEPS_FIRST = 2;
 
 const roleAgent = (r: Role): 0 | 1 => (r === 'A' ? 0 : 1);
 const other = (r: Role): Role => (r === 'A' ? 'B' : 'A');
@@ -136,21 +139,32 @@ async function judge(
   const out: JudgeRecord[] = [];
   const constrained = config.judge.decoding === 'constrained' ? constrainedReply('judge-json') : undefined;
   for (const target of ['A', 'B'] as const) {
-    const asked = await askParsed(model, {
-      messages: buildJudgePrompt(ep, history, roleAgent(target)),
-      parse: parseJudge,
-      attempts: JUDGE_ATTEMPTS,
-      maxNewTokens: JUDGE_MAX_TOKENS,
-      ...(constrained ? { constrained } : {}),
-      // The first attempt is greedy; a retry samples, so that it can come out differently. Seeds count from 1.
-      temperature: (attempt) => (attempt === 0 ? 0 : 0.7),
-      seed: (attempt) => hashSeed(`${config.seed}/judge/${item.seed}/${index}/${target}/${attempt + 1}`),
-      signal: ctx.signal,
-    });
+    const ask = (leftOut?: LeftOut) =>
+      askParsed(model, {
+        messages: buildJudgePrompt(ep, history, roleAgent(target), leftOut),
+        parse: parseJudge,
+        attempts: JUDGE_ATTEMPTS,
+        maxNewTokens: JUDGE_MAX_TOKENS,
+        ...(constrained ? { constrained } : {}),
+        // The first attempt is greedy; a retry samples, so that it can come out differently. Seeds count from 1.
+        temperature: (attempt) => (attempt === 0 ? 0 : 0.7),
+        seed: (attempt) => hashSeed(`${config.seed}/judge/${item.seed}/${index}/${target}/${attempt + 1}`),
+        signal: ctx.signal,
+      });
+    let asked = await ask();
+    let leftOut: LeftOut | undefined;
+    // A conversation longer than the judge model's context (a small model's long run) is judged on its opening and
+    // as many of its last turns as fit, rather than not at all: the outcome (a deal, a leave) is at the end. The
+    // record says how many turns the judge did not see.
+    for (let last = history.length - JUDGE_KEEPS_FIRST - 1; !asked.ok && asked.contextOverflow && last >= 1; last--) {
+      leftOut = { from: JUDGE_KEEPS_FIRST, to: history.length - last };
+      asked = await ask(leftOut);
+    }
+    const turnsLeftOut = leftOut ? { turnsLeftOut: leftOut.to - leftOut.from } : {};
     out.push(
       asked.ok
-        ? { kind: 'judge', target, ok: true, attempts: asked.attempts, scores: asked.value, overall: judgeOverall(asked.value) }
-        : { kind: 'judge', target, ok: false, attempts: JUDGE_ATTEMPTS, error: asked.reason },
+        ? { kind: 'judge', target, ok: true, attempts: asked.attempts, scores: asked.value, overall: judgeOverall(asked.value), ...turnsLeftOut }
+        : { kind: 'judge', target, ok: false, attempts: JUDGE_ATTEMPTS, error: asked.reason, ...turnsLeftOut },
     );
   }
   return out;
