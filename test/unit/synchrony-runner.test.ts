@@ -10,7 +10,7 @@ import { createInProcessExecutor } from '../../src/core/grid-tasks';
 
 const analyze = (c: Parameters<typeof analyzeSynchrony>[0], eps: Parameters<typeof analyzeSynchrony>[1]) =>
   analyzeSynchrony(c, eps, undefined, { grids: createInProcessExecutor() });
-import type { RelationshipLevel, SynchronyEpisode } from '../../src/core/prompts/synchrony';
+import { JUDGE_DIMENSIONS, type RelationshipLevel, type SynchronyEpisode } from '../../src/core/prompts/synchrony';
 import { episodeRng } from '../../src/core/runs/runner';
 import type { Episode } from '../../src/core/runs/types';
 import { ContextOverflowError, type RunnerModel } from '../../src/core/runs/models';
@@ -102,6 +102,9 @@ describe('synchrony queue', () => {
   });
 });
 
+/** A judge reply that parseJudge accepts: every dimension scored 0 (inside every range) with a reason. */
+const judgeReply = (): string => JSON.stringify(Object.fromEntries(JUDGE_DIMENSIONS.map((d) => [d, { score: 0, reason: 'ok' }])));
+
 describe('synchrony episodes', () => {
   it('alternates speakers from the one who starts, records every turn’s states, and stops at 2 × the limit', async () => {
     const m = fakeSyncModel();
@@ -177,14 +180,7 @@ describe('synchrony episodes', () => {
   });
 
   it('judges both agents with strict JSON and retries a bad answer', async () => {
-    const good = JSON.stringify(
-      Object.fromEntries(
-        ['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal'].map((d) => [
-          d,
-          { score: 0, reason: 'ok' },
-        ]),
-      ),
-    );
+    const good = judgeReply();
     const judgeModel = fakeSyncModel({ id: 'judge-m', script: (p, call) => (p.startsWith('Rate how') ? (call === 0 ? 'not json' : good) : undefined) });
     const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 1, judge: { enabled: true, model: 'judge-m' } });
     const [e] = await runAll(c, modelsOf(fakeSyncModel(), judgeModel));
@@ -197,14 +193,7 @@ describe('synchrony episodes', () => {
   });
 
   it('judges a conversation too long for its model on the opening and the last turns that fit, and records how many it left out', async () => {
-    const good = JSON.stringify(
-      Object.fromEntries(
-        ['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal'].map((d) => [
-          d,
-          { score: 0, reason: 'ok' },
-        ]),
-      ),
-    );
+    const good = judgeReply();
     const judgeModel = fakeSyncModel({ id: 'judge-m', script: (p) => (p.startsWith('Rate how') ? good : undefined) });
     const generate = judgeModel.generate.bind(judgeModel);
     // This judge's context holds at most three turns of the six.
@@ -254,14 +243,7 @@ describe('synchrony episodes', () => {
 
   it('writes records that fit the lab record schema: meta, turns (parsed or not) and judge rows', async () => {
     // The judge answers its first call (agent A of episode 0) and never again: judge rows with scores and with errors.
-    const good = JSON.stringify(
-      Object.fromEntries(
-        ['believability', 'relationship', 'knowledge', 'secret', 'social_rules', 'financial_and_material_benefits', 'goal'].map((d) => [
-          d,
-          { score: 0, reason: 'ok' },
-        ]),
-      ),
-    );
+    const good = judgeReply();
     const judgeModel = fakeSyncModel({ id: 'judge-m', script: (p, call) => (p.startsWith('Rate how') ? (call === 0 ? good : 'not json') : undefined) });
     const c = config({
       scenarios: ['s0', 's1'],
