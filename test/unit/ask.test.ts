@@ -60,7 +60,7 @@ describe('askParsed', () => {
       };
       const counter: AskCounter = { calls: 0, failures: 0 };
       const r = await askParsed(model, { ...base, attempts: 3, temperature: 0.7, seed: (a) => a, counter });
-      expect(r).toEqual({ ok: false, reason: 'The prompt has 1070 tokens', raw: [], attempts: 1 });
+      expect(r).toEqual({ ok: false, reason: 'The prompt has 1070 tokens', raw: [], attempts: 1, contextOverflow: true });
       expect([calls, counter.calls, counter.failures]).toEqual([1, 1, 1]);
     }
     const broken = {
@@ -127,7 +127,7 @@ describe('askParsedEach', () => {
     const got = await askParsedEach(m, [ask('a', counter), ask('b', counter), ask('c', counter)]);
     expect(got).toEqual([
       { ok: true, value: 7, raw: ['7'], attempts: 1 },
-      { ok: false, reason: 'prompt b/0 is too long', raw: [], attempts: 1 },
+      { ok: false, reason: 'prompt b/0 is too long', raw: [], attempts: 1, contextOverflow: true },
       { ok: true, value: 9, raw: ['9'], attempts: 1 },
     ]);
     // The batch failed, so each request was asked alone to find which one does not fit.
