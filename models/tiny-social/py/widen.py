@@ -47,7 +47,7 @@ def main():
             o = sd_old[name]
             if o.shape == w.shape:
                 w.copy_(o)
-            elif name.endswith(("q_proj.weight",)):
+            elif name.endswith("q_proj.weight"):
                 w[:q_rows] = o
             elif name.endswith(("k_proj.weight", "v_proj.weight")):
                 w[:kv_rows] = o
