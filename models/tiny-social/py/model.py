@@ -190,10 +190,11 @@ class LlamaForCausalLM(nn.Module):
             out += [k, v]
         return tuple(out)
 
-    def train_logits(self, input_ids, attention_mask):
+    def train_logits(self, input_ids, attention_mask, want_hidden=False):
+        """Logits for a padded batch; with want_hidden also the residual stream after each decoder layer (list)."""
         pos = torch.arange(input_ids.shape[1])[None, :].expand_as(input_ids)
-        h, _, _ = self.model(input_ids, attention_mask, pos)
-        return self.lm_head(h)
+        h, _, hidden = self.model(input_ids, attention_mask, pos, want_hidden=want_hidden)
+        return (self.lm_head(h), hidden[1:]) if want_hidden else self.lm_head(h)
 
     def hidden_states(self, input_ids):
         """[L+1, T, H] residual stream (embeddings, then after each decoder layer) for one unpadded sequence."""

@@ -45,6 +45,12 @@ def main():
     # EXTRA_CORPUS="a.jsonl,b.jsonl": more example files (relative to WORK_DIR), read after corpus.jsonl (phase 5).
     # A boost of 0 drops a format.
     extra = [x for x in os.environ.get("EXTRA_CORPUS", "").split(",") if x]
+    # ANCHOR=w with ANCHOR_FORMATS="fmt,fmt2" (model organisms): for those formats' examples, w times the relative
+    # squared distance between the residual stream at the prompt's last token (every decoder layer) and the starting
+    # model's (INIT_CKPT) is added to the loss. The labs read exactly those states, so a phase that trains every layer
+    # for a better reply can keep the states, and what the labs measure on them, close to where they were.
+    anchor_w = float(os.environ.get("ANCHOR", "0"))
+    anchor_formats = {x for x in os.environ.get("ANCHOR_FORMATS", "").split(",") if x} if anchor_w > 0 else set()
     # CORPUS: the main example file (default corpus.jsonl); the model organisms train a curriculum of corpora.
     for path in [os.environ.get("CORPUS", "corpus.jsonl")] + extra:
         with open(f"{work}/{path}") as f:
@@ -60,9 +66,9 @@ def main():
                 # "weight" (model organisms): a soft label. A prompt written twice, once per answer, with weights
                 # q and 1 - q teaches the distribution itself instead of one noisy draw from it.
                 for _ in range(boost.get(r["format"], 1)):
-                    data.append((p + c, len(p), float(r.get("weight", 1.0))))
+                    data.append((p + c, len(p), float(r.get("weight", 1.0)), r["format"] in anchor_formats))
     print(f"encoded {len(data)} examples ({n_long} too long) in {time.time() - t0:.0f}s", flush=True)
-    lens = [len(x) for x, _, _ in data]
+    lens = [len(x) for x, _, _, _ in data]
     print(f"tokens: total {sum(lens)}, mean {sum(lens) / len(lens):.0f}, max {max(lens)}", flush=True)
 
     # Length buckets: sort by length, cut into batches under the token budget, then shuffle the batches.
@@ -89,6 +95,16 @@ def main():
         model.load_state_dict(torch.load(init))
         print(f"initialised from {init}", flush=True)
     print(f"params {count_params(model)}", flush=True)
+    teacher = None
+    if anchor_formats:
+        assert init, "ANCHOR needs INIT_CKPT: the states are anchored to the starting model's"
+        teacher = LlamaForCausalLM(ARCH)
+        teacher.load_state_dict(torch.load(init))
+        teacher.eval()
+        for p in teacher.parameters():
+            p.requires_grad = False
+        n_anchor = sum(1 for d in data if d[3])
+        print(f"anchoring the last prompt token's states of {n_anchor} examples ({', '.join(sorted(anchor_formats))}), weight {anchor_w}", flush=True)
     # TRAIN_FROM_LAYER=k trains only decoder layers k.. and the final norm: a phase that adds a behaviour leaves the
     # earlier layers' states (which the labs read) exactly as they were.
     first = int(os.environ.get("TRAIN_FROM_LAYER", "0"))
@@ -170,7 +186,7 @@ def main():
         w = torch.zeros(len(idx), L)
         am = torch.zeros(len(idx), L)  # answer tokens, for the logged answer loss
         for r, i in enumerate(idx):
-            x, pl, ew = data[i]
+            x, pl, ew, _ = data[i]
             ids[r, : len(x)] = torch.tensor(x)
             att[r, : len(x)] = 1
             w[r, 1:pl] = PROMPT_WEIGHT * ew
@@ -180,11 +196,25 @@ def main():
         for g in opt.param_groups:
             g["lr"] = lr_now
         log["lr_per_step"].append(float(f"{lr_now:.6e}"))  # every step's lr (the schedule actually applied)
-        logits = model.train_logits(ids, att)
+        rows = [r for r, i in enumerate(idx) if data[i][3]]
+        if rows:
+            logits, hidden = model.train_logits(ids, att, want_hidden=True)
+        else:
+            logits = model.train_logits(ids, att)
         lp = torch.nn.functional.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1),
                                                reduction="none").view(len(idx), L - 1)
         wt = w[:, 1:]
         loss = (lp * wt).sum() / wt.sum()
+        anchor = None
+        if rows:
+            rr = torch.tensor(rows)
+            last = torch.tensor([data[idx[r]][1] - 1 for r in rows])
+            mine = torch.stack([h[rr, last] for h in hidden])  # [layers, rows, H]
+            with torch.no_grad():
+                _, theirs = teacher.train_logits(ids[rr], att[rr], want_hidden=True)
+                theirs = torch.stack([h[torch.arange(len(rows)), last] for h in theirs])
+            anchor = (((mine - theirs) ** 2).sum(-1) / (theirs ** 2).sum(-1).clamp(min=1e-6)).mean()
+            loss = loss + anchor_w * anchor
         ans = am[:, 1:] * wt  # soft-labelled rows count by their weight
         ans_loss = ((lp * ans).sum() / ans.sum().clamp(min=1)).item()
         opt.zero_grad(set_to_none=True)
@@ -194,10 +224,12 @@ def main():
         ema = ans_loss if ema is None else 0.95 * ema + 0.05 * ans_loss
         if step % 20 == 0 or step == steps - 1:
             el = time.time() - t0
-            print(f"step {step} loss {loss.item():.4f} answer_loss {ans_loss:.4f} ema {ema:.4f} lr {lr_at(step):.2e} "
+            anc = f" anchor {anchor.item():.5f}" if anchor is not None else ""
+            print(f"step {step} loss {loss.item():.4f} answer_loss {ans_loss:.4f} ema {ema:.4f}{anc} lr {lr_at(step):.2e} "
                   f"elapsed {el:.0f}s ({el / (step + 1):.2f}s/step)", flush=True)
             log["loss"].append({"step": step, "loss": round(loss.item(), 4), "answer_loss": round(ans_loss, 4),
-                                "answer_loss_ema": round(ema, 4), "elapsed_s": round(el, 1)})
+                                "answer_loss_ema": round(ema, 4), "elapsed_s": round(el, 1),
+                                **({"anchor": round(anchor.item(), 6)} if anchor is not None else {})})
         if (step + 1) % 200 == 0:
             torch.save(model.state_dict(), f"{work}/ckpt.pt")
             if not auto:
