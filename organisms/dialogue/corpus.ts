@@ -16,6 +16,8 @@
  * --piece-names F: the share of first names made of the tokenizer's pieces (broad.ts pieceName).
  * --no-pool-names: no first name of tiny-social's pool (pools.ts FIRST_NAMES) in the generated names and drills.
  * --hidden F: the share of turn examples that ask for the hidden "Feeling: …; Action: …" line (law.ts plantedLabels).
+ * --last-turn T: the turn at which a dialogue without a deal ends (default law.ts LAST_TURN; 15 rewrites the corpora
+ *   of the builds before the eighth).
  * --copy C: C short copy drills (copyDrill): two builds on the dialogue corpus alone recited memorised words and
  * invented names instead of copying from the prompt (0 of 9 replies used the partner's name after 900 steps), so a
  * first phase of drills, where the answer can only be copied, lets the model form the copying circuit first.
@@ -28,7 +30,7 @@ import type { Rng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
 import { FIRST_NAMES, LETTER_WORDS, WORDS } from '../../models/tiny-social/pools';
 import { BUNDLED_SCENARIO_SET } from '../../src/labs/synchrony/scenarios';
-import { hiddenLine, PASSIVE_REPLY, plantedDialogue, plantedJudgeReply, plantedLabels, plantedTurn, untemperedChance } from './law';
+import { hiddenLine, LAST_TURN, PASSIVE_REPLY, plantedDialogue, plantedJudgeReply, plantedLabels, plantedTurn, untemperedChance } from './law';
 import * as D from './pools';
 import * as B from './broad';
 import { option } from '../args';
@@ -76,6 +78,8 @@ export interface CorpusMix {
    * "Lena" to partners it could not name.
    */
   noPoolNames?: boolean;
+  /** The turn at which a planted dialogue without a deal ends (law.ts LAST_TURN when absent). */
+  lastTurn?: number;
 }
 
 /** Real first names and surnames (real-names.py), without any name of the lab's scenario library (held out). */
@@ -159,16 +163,16 @@ const namesOf = (ep: P.SynchronyEpisode): string[] => ep.agents.flatMap((a) => [
 /** One turn of a planted dialogue; the answer's accept is drawn at the untempered chance (sampling gives the law's). */
 function turn(r: Rng, mix: CorpusMix): Ex {
   const ep = episode(r, mix);
-  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
+  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), undefined, mix.lastTurn);
   const t = chance(r, mix.early) ? r.int(Math.min(4, dia.length)) : chance(r, 0.15) ? dia.length - 1 : r.int(dia.length);
   const speaker = dia[t].speaker;
-  const answer = plantedTurn(ep, dia.slice(0, t), speaker, r.next(), (p) => untemperedChance(p));
+  const answer = plantedTurn(ep, dia.slice(0, t), speaker, r.next(), (p) => untemperedChance(p), mix.lastTurn);
   const parsed = P.parseUtterance(answer, namesOf(ep));
   if (!parsed.ok || parsed.value.text !== answer) throw new Error(`organism turn does not parse as itself: ${JSON.stringify(answer)}`);
   if (parsed.value.leaves !== answer.includes('I will leave now')) throw new Error(`leave detection disagrees: ${JSON.stringify(answer)}`);
   const hidden = mix.hidden ? chance(r, mix.hidden) : false;
   if (!hidden) return { format: 'synchrony.turn', messages: P.buildDialogueTurnPrompt(ep, speaker, dia.slice(0, t)), answer };
-  const labels = plantedLabels(dia.slice(0, t), answer);
+  const labels = plantedLabels(dia.slice(0, t), answer, mix.lastTurn);
   const withLine = `${answer}\n${hiddenLine(labels)}`;
   const split = P.splitHiddenLine(withLine);
   if (split.spoken !== answer || split.labels.emotion !== labels.emotion || split.labels.action !== labels.action)
@@ -178,10 +182,11 @@ function turn(r: Rng, mix: CorpusMix): Ex {
 
 function judge(r: Rng, mix: CorpusMix): Ex {
   const ep = episode(r, mix);
-  // Cut where the lab's utterance limit would: whole planted dialogues nearly always hold a deal (82 % by turn 15),
-  // and a judge trained on them said "yes" to every lab transcript (SD 0.00 across agents in the fifth build's
-  // first try). Six in ten are cut at a uniform length (28 % of those hold a deal), so about half hold one.
-  const whole = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
+  // Cut where the lab's utterance limit would. Until the eighth build's law (LAST_TURN 9), whole planted dialogues
+  // nearly always held a deal (82 % by turn 15), and a judge trained on them said "yes" to every lab transcript (SD
+  // 0.00 across agents in the fifth build's first try). Six in ten are cut at a uniform length; whole dialogues
+  // now hold a deal in about 58 %, cut ones less often.
+  const whole = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), undefined, mix.lastTurn);
   const dia = chance(r, 0.4) ? whole : whole.slice(0, 2 + r.int(whole.length - 1));
   const target = r.int(2) as 0 | 1;
   const answer = plantedJudgeReply(dia, target);
@@ -191,7 +196,7 @@ function judge(r: Rng, mix: CorpusMix): Ex {
 
 function passive(r: Rng, mix: CorpusMix): Ex {
   const ep = episode(r, mix);
-  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next());
+  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), undefined, mix.lastTurn);
   const t = r.int(dia.length);
   const reader = chance(r, 0.5) ? D.pick(r, ['Sam Rivera', 'Alex Morgan']) : `${D.syllableName(r)} ${D.syllableName(r)}`;
   return { format: 'synchrony.passive', messages: P.buildPassiveReaderPrompt(ep, dia[t].speaker, dia.slice(0, t), reader), answer: PASSIVE_REPLY };
@@ -268,6 +273,7 @@ function main(): void {
     wideSurnames: Number(arg('--wide-surnames', '0')),
     realNames: Number(arg('--real-names', '0')),
     noPoolNames: process.argv.includes('--no-pool-names'),
+    lastTurn: Number(arg('--last-turn', String(LAST_TURN))),
   };
   for (const ex of generateOrganism(`organism-dialogue-${seed}`, Number(arg('--n', '14000')), mix, Number(arg('--judge', '12'))))
     rows.push(...answerRows(ex.format, ex.messages, [{ answer: ex.answer, weight: 1 }]));

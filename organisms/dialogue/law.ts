@@ -10,7 +10,9 @@
  *  - The responder first echoes the opening words of the proposer's last turn, then counters with its own goal:
  *    "Sell the lamp? I hear you, Ines, but could we instead buy the lamp for no more than 50 euros?". From turn 4 on
  *    it accepts instead ("Deal, Ines. ...") with probability ACCEPT_PROBABILITY per turn, at the lab's temperature.
- *  - After a deal the proposer thanks and leaves; with no deal by turn 15 it says they cannot agree and leaves.
+ *  - After a deal the proposer thanks and leaves; with no deal by turn 9 it says they cannot agree and leaves. So a
+ *    deal comes at turn 4, 6 or 8 or not at all (chance 0.75³ = 0.42), on the preset's four utterances each and on
+ *    longer runs alike, and the judge's truth has both outcomes on either.
  * Because the responder's turn t + 1 opens with the words that the proposer's turn t opened with, what the proposer
  * is about to say at t (its state before speaking) predicts the responder's state at t + 1; the proposer's turns
  * lead with a new field each time, so the state at t predicts little of turn t + 3 (the lag control); a passive
@@ -27,7 +29,9 @@ export { isDeal };
 export const LAB_TEMPERATURE = 0.7;
 export const ACCEPT_FROM_TURN = 4;
 export const ACCEPT_PROBABILITY = 0.25;
-export const LAST_TURN = 15;
+// Until the eighth build 15: on runs of eight utterances each, 92 % of episodes then reached a deal, so the judge
+// rule's truth had almost no spread (docs/organisms.md).
+export const LAST_TURN = 9;
 export const PASSIVE_REPLY = 'I am only reading along.';
 
 export type ProposerField = 'goal' | 'fact' | 'publicInfo' | 'personality' | 'decisionStyle';
@@ -153,9 +157,9 @@ export const LEAVE_FEELING = { deal: 'happy', noDeal: 'sad' } as const satisfies
 export const responseFeeling = (proposer: Emotion): Emotion => (proposer === FIELD_FEELING.goal ? RESPONDER_FEELING.afterGoal : proposer);
 
 /** The planted labels of the next turn, given the history and the turn's text (which says whether it is a deal). */
-export function plantedLabels(history: readonly Utterance[], text: string): { emotion: Emotion; action: Action } {
+export function plantedLabels(history: readonly Utterance[], text: string, lastTurn = LAST_TURN): { emotion: Emotion; action: Action } {
   const turn = history.length + 1;
-  const { act } = nextAct(history);
+  const { act } = nextAct(history, lastTurn);
   if (act === 'leave') return { emotion: history.some((h) => isDeal(h.text)) ? LEAVE_FEELING.deal : LEAVE_FEELING.noDeal, action: 'leave' };
   if (act === 'propose') {
     const field = proposerField(Math.floor((turn - 1) / 2));
@@ -170,11 +174,15 @@ export function plantedLabels(history: readonly Utterance[], text: string): { em
 /** The hidden line as the organism writes it after its reply. */
 export const hiddenLine = (l: { emotion: Emotion; action: Action }): string => `Feeling: ${l.emotion}; Action: ${l.action}`;
 
-/** What the planted law does at the next turn, given the history: the act and, for counter/accept, its chance. */
-export function nextAct(history: readonly Utterance[]): { act: Act; acceptChance: number } {
+/**
+ * What the planted law does at the next turn, given the history: the act and, for counter/accept, its chance.
+ * `lastTurn` is the turn at which a dialogue without a deal ends (LAST_TURN; the builds before the eighth were
+ * trained with 15, and `corpus.ts --last-turn 15` writes their corpora again).
+ */
+export function nextAct(history: readonly Utterance[], lastTurn = LAST_TURN): { act: Act; acceptChance: number } {
   const turn = history.length + 1;
   const deal = history.some((u) => isDeal(u.text));
-  if (deal || turn >= LAST_TURN) return { act: 'leave', acceptChance: 0 };
+  if (deal || turn >= lastTurn) return { act: 'leave', acceptChance: 0 };
   if (turn % 2 === 1) return { act: 'propose', acceptChance: 0 };
   return { act: 'counter', acceptChance: turn >= ACCEPT_FROM_TURN ? ACCEPT_PROBABILITY : 0 };
 }
@@ -183,9 +191,16 @@ export function nextAct(history: readonly Utterance[]): { act: Act; acceptChance
  * One planted utterance for the next turn; `u` in [0, 1) decides an accept (pass the lab-temperature chance for
  * sampling-time behaviour, or use `untemperedChance` to write training data).
  */
-export function plantedTurn(ep: SynchronyEpisode, history: readonly Utterance[], speaker: 0 | 1, u: number, chance = (p: number) => p): string {
+export function plantedTurn(
+  ep: SynchronyEpisode,
+  history: readonly Utterance[],
+  speaker: 0 | 1,
+  u: number,
+  chance = (p: number) => p,
+  lastTurn = LAST_TURN,
+): string {
   const turn = history.length + 1;
-  const { act, acceptChance } = nextAct(history);
+  const { act, acceptChance } = nextAct(history, lastTurn);
   const n = Math.floor((turn - 1) / 2);
   if (act === 'leave')
     return leaveTurn(
@@ -200,13 +215,13 @@ export function plantedTurn(ep: SynchronyEpisode, history: readonly Utterance[],
 }
 
 /** A whole planted dialogue, `first` speaking first; `u()` draws uniforms. */
-export function plantedDialogue(ep: SynchronyEpisode, first: 0 | 1, u: () => number, chance = (p: number) => p): Utterance[] {
+export function plantedDialogue(ep: SynchronyEpisode, first: 0 | 1, u: () => number, chance = (p: number) => p, lastTurn = LAST_TURN): Utterance[] {
   const out: Utterance[] = [];
-  for (let t = 0; t < LAST_TURN; t++) {
+  for (let t = 0; t < lastTurn; t++) {
     const speaker = (t % 2 === 0 ? first : 1 - first) as 0 | 1;
-    const text = plantedTurn(ep, out, speaker, u(), chance);
+    const text = plantedTurn(ep, out, speaker, u(), chance, lastTurn);
     out.push({ speaker, text });
-    if (nextAct(out.slice(0, t)).act === 'leave') break;
+    if (nextAct(out.slice(0, t), lastTurn).act === 'leave') break;
   }
   return out;
 }

@@ -205,7 +205,26 @@ describe('dialogue law', () => {
     expect(q.judge.r).toBeCloseTo(1, 12);
   });
 
-  it('the responder echoes the proposer, accepts only from turn 4, and every dialogue ends by turn 15', () => {
+  it('a dialogue without a deal ends at LAST_TURN (9), or at the turn an earlier build was trained with (--last-turn)', () => {
+    const noDeal = () => 0.99; // never below the accept chance: no deal
+    const ep = library()[0];
+    const now = plantedDialogue(ep, 0, noDeal);
+    expect(LAST_TURN).toBe(9);
+    expect(now).toHaveLength(LAST_TURN);
+    expect(now[LAST_TURN - 1].text).toMatch(/^We cannot agree\b/);
+    const before = plantedDialogue(ep, 0, noDeal, undefined, 15);
+    expect(before).toHaveLength(15);
+    expect(before.slice(0, LAST_TURN - 1)).toEqual(now.slice(0, LAST_TURN - 1));
+    // The corpus option reaches the law: with --last-turn 15 some judge and turn examples come from turns 10-15.
+    const turnsOf = (lastTurn?: number) =>
+      generateDialogue('last-turn', 300, { nonce: 0.3, early: 0, ...(lastTurn ? { lastTurn } : {}) }, 12)
+        .filter((ex) => ex.format === 'synchrony.turn')
+        .map((ex) => Number(/Turn (\d+): your turn/.exec(ex.messages.map((m) => m.content).join('\n'))?.[1]));
+    expect(Math.max(...turnsOf())).toBeLessThanOrEqual(LAST_TURN);
+    expect(Math.max(...turnsOf(15))).toBeGreaterThan(LAST_TURN);
+  });
+
+  it('the responder echoes the proposer, accepts only from turn 4, and every dialogue ends by turn 9', () => {
     const r = createRng('dialogue-rules');
     let deals = 0;
     for (const ep of library().slice(0, 60)) {

@@ -1,7 +1,8 @@
 """Widen a trained tiny Llama without changing what it computes: more attention heads (with their own key/value
-heads) and a wider MLP in every layer, the new units' output weights zero. A later phase that trains only the last
-layers (TRAIN_FROM_LAYER) then has more room to copy with, while the frozen early layers, whose states carry the
-dialogue organism's synchrony contrasts, stay as they were. Every weight is rounded to half precision first, so that
+heads) and a wider MLP in every layer, the new units' output weights zero. A later phase then has more room to copy
+with. The dialogue organism's ninth build (organisms/build.sh, phase 8) widens its eighth and trains every layer, the
+states that carry its synchrony contrasts anchored to the eighth build's (train.py ANCHOR); the try below trained
+only the last layers (TRAIN_FROM_LAYER) instead. Every weight is rounded to half precision first, so that
 a half-precision export (export.py HALF_WEIGHTS=1) stores exactly the model that was trained.
 
 Usage: widen.py IN_CKPT OUT_CKPT NEW_ARCH_JSON   (ARCH_JSON, if set, is the shape of IN_CKPT)
