@@ -179,12 +179,17 @@ describe('synchrony episodes', () => {
     expect(e.tensors.passiveA.shape).toEqual(e.tensors.statesA.shape);
   });
 
+  /** The config, the episode and its judge records of one episode of scenario s0, played by the fake agents and judged by `judgeModel` ("judge-m"). */
+  async function judgedEpisode(judgeModel: ReturnType<typeof fakeSyncModel>, maxUtterancesPerAgent: number) {
+    const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent, judge: { enabled: true, model: 'judge-m' } });
+    const [e] = await runAll(c, modelsOf(fakeSyncModel(), judgeModel));
+    return { c, e, judges: e.records.filter((r) => r.kind === 'judge') };
+  }
+
   it('judges both agents with strict JSON and retries a bad answer', async () => {
     const good = judgeReply();
     const judgeModel = fakeSyncModel({ id: 'judge-m', script: (p, call) => (p.startsWith('Rate how') ? (call === 0 ? 'not json' : good) : undefined) });
-    const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 1, judge: { enabled: true, model: 'judge-m' } });
-    const [e] = await runAll(c, modelsOf(fakeSyncModel(), judgeModel));
-    const judges = e.records.filter((r) => r.kind === 'judge');
+    const { judges } = await judgedEpisode(judgeModel, 1);
     expect(judges.map((j) => [j.target, j.ok, j.attempts])).toEqual([
       ['A', true, 2],
       ['B', true, 1],
@@ -202,9 +207,7 @@ describe('synchrony episodes', () => {
         throw new ContextOverflowError('The prompt has 1051 tokens, but model "judge-m" reads at most 1024');
       return generate(o);
     };
-    const c = config({ scenarios: ['s0'], pairingsPerScenario: 1, bothOrders: false, maxUtterancesPerAgent: 3, judge: { enabled: true, model: 'judge-m' } });
-    const [e] = await runAll(c, modelsOf(fakeSyncModel(), judgeModel));
-    const judges = e.records.filter((r) => r.kind === 'judge');
+    const { c, e, judges } = await judgedEpisode(judgeModel, 3);
     expect(judges.map((j) => [j.target, j.ok, j.turnsLeftOut])).toEqual([
       ['A', true, 3],
       ['B', true, 3],
