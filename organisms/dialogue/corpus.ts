@@ -163,10 +163,10 @@ const namesOf = (ep: P.SynchronyEpisode): string[] => ep.agents.flatMap((a) => [
 /** One turn of a planted dialogue; the answer's accept is drawn at the untempered chance (sampling gives the law's). */
 function turn(r: Rng, mix: CorpusMix): Ex {
   const ep = episode(r, mix);
-  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), undefined, mix.lastTurn);
+  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), { lastTurn: mix.lastTurn });
   const t = chance(r, mix.early) ? r.int(Math.min(4, dia.length)) : chance(r, 0.15) ? dia.length - 1 : r.int(dia.length);
   const speaker = dia[t].speaker;
-  const answer = plantedTurn(ep, dia.slice(0, t), speaker, r.next(), (p) => untemperedChance(p), mix.lastTurn);
+  const answer = plantedTurn(ep, dia.slice(0, t), speaker, r.next(), { chance: (p) => untemperedChance(p), lastTurn: mix.lastTurn });
   const parsed = P.parseUtterance(answer, namesOf(ep));
   if (!parsed.ok || parsed.value.text !== answer) throw new Error(`organism turn does not parse as itself: ${JSON.stringify(answer)}`);
   if (parsed.value.leaves !== answer.includes('I will leave now')) throw new Error(`leave detection disagrees: ${JSON.stringify(answer)}`);
@@ -186,7 +186,7 @@ function judge(r: Rng, mix: CorpusMix): Ex {
   // nearly always held a deal (82 % by turn 15), and a judge trained on them said "yes" to every lab transcript (SD
   // 0.00 across agents in the fifth build's first try). Six in ten are cut at a uniform length; whole dialogues
   // now hold a deal in about 58 %, cut ones less often.
-  const whole = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), undefined, mix.lastTurn);
+  const whole = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), { lastTurn: mix.lastTurn });
   const dia = chance(r, 0.4) ? whole : whole.slice(0, 2 + r.int(whole.length - 1));
   const target = r.int(2) as 0 | 1;
   const answer = plantedJudgeReply(dia, target);
@@ -196,7 +196,7 @@ function judge(r: Rng, mix: CorpusMix): Ex {
 
 function passive(r: Rng, mix: CorpusMix): Ex {
   const ep = episode(r, mix);
-  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), undefined, mix.lastTurn);
+  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), { lastTurn: mix.lastTurn });
   const t = r.int(dia.length);
   const reader = chance(r, 0.5) ? D.pick(r, ['Sam Rivera', 'Alex Morgan']) : `${D.syllableName(r)} ${D.syllableName(r)}`;
   return { format: 'synchrony.passive', messages: P.buildPassiveReaderPrompt(ep, dia[t].speaker, dia.slice(0, t), reader), answer: PASSIVE_REPLY };

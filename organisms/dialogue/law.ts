@@ -187,18 +187,20 @@ export function nextAct(history: readonly Utterance[], lastTurn = LAST_TURN): { 
   return { act: 'counter', acceptChance: turn >= ACCEPT_FROM_TURN ? ACCEPT_PROBABILITY : 0 };
 }
 
-/**
- * One planted utterance for the next turn; `u` in [0, 1) decides an accept (pass the lab-temperature chance for
- * sampling-time behaviour, or use `untemperedChance` to write training data).
- */
-export function plantedTurn(
-  ep: SynchronyEpisode,
-  history: readonly Utterance[],
-  speaker: 0 | 1,
-  u: number,
-  chance = (p: number) => p,
-  lastTurn = LAST_TURN,
-): string {
+/** How a planted dialogue is drawn: the law as it stands unless a caller says otherwise. */
+export interface LawOptions {
+  /**
+   * The chance of an accept given the law's probability: the probability itself (sampling-time behaviour, the
+   * default) or `untemperedChance`, to write training data that the lab's temperature turns back into it.
+   */
+  chance?: (p: number) => number;
+  /** The turn at which a dialogue without a deal ends (LAST_TURN; the builds before the eighth were trained on 15). */
+  lastTurn?: number;
+}
+
+/** One planted utterance for the next turn; `u` in [0, 1) decides an accept. */
+export function plantedTurn(ep: SynchronyEpisode, history: readonly Utterance[], speaker: 0 | 1, u: number, opts: LawOptions = {}): string {
+  const { chance = (p: number) => p, lastTurn = LAST_TURN } = opts;
   const turn = history.length + 1;
   const { act, acceptChance } = nextAct(history, lastTurn);
   const n = Math.floor((turn - 1) / 2);
@@ -215,11 +217,12 @@ export function plantedTurn(
 }
 
 /** A whole planted dialogue, `first` speaking first; `u()` draws uniforms. */
-export function plantedDialogue(ep: SynchronyEpisode, first: 0 | 1, u: () => number, chance = (p: number) => p, lastTurn = LAST_TURN): Utterance[] {
+export function plantedDialogue(ep: SynchronyEpisode, first: 0 | 1, u: () => number, opts: LawOptions = {}): Utterance[] {
+  const { lastTurn = LAST_TURN } = opts;
   const out: Utterance[] = [];
   for (let t = 0; t < lastTurn; t++) {
     const speaker = (t % 2 === 0 ? first : 1 - first) as 0 | 1;
-    const text = plantedTurn(ep, out, speaker, u(), chance, lastTurn);
+    const text = plantedTurn(ep, out, speaker, u(), opts);
     out.push({ speaker, text });
     if (nextAct(out.slice(0, t), lastTurn).act === 'leave') break;
   }

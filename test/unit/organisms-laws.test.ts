@@ -212,7 +212,7 @@ describe('dialogue law', () => {
     expect(LAST_TURN).toBe(9);
     expect(now).toHaveLength(LAST_TURN);
     expect(now[LAST_TURN - 1].text).toMatch(/^We cannot agree\b/);
-    const before = plantedDialogue(ep, 0, noDeal, undefined, 15);
+    const before = plantedDialogue(ep, 0, noDeal, { lastTurn: 15 });
     expect(before).toHaveLength(15);
     expect(before.slice(0, LAST_TURN - 1)).toEqual(now.slice(0, LAST_TURN - 1));
     // The corpus option reaches the law: with --last-turn 15 some judge and turn examples come from turns 10-15.

@@ -191,6 +191,11 @@ describe('the hidden emotion and action line', () => {
   it('leaves out a label outside the lists and keeps a reply without the line whole', () => {
     expect(splitHiddenLine('Sure.\nFeeling: ecstatic; Action: dance')).toEqual({ spoken: 'Sure.', labels: {} });
     expect(splitHiddenLine('I am feeling fine, thanks.')).toEqual({ spoken: 'I am feeling fine, thanks.', labels: {} });
+    // "feeling:" inside a spoken sentence, before a word that is no feeling, is spoken (a WordNet field's phrase).
+    const spoken = 'Had a set-apart feeling: can we agree on that, Christel?';
+    expect(splitHiddenLine(`${spoken}\nFeeling: hopeful; Action: propose`)).toEqual({ spoken, labels: { emotion: 'hopeful', action: 'propose' } });
+    expect(splitHiddenLine('It is a good feeling: calm and fair.')).toEqual({ spoken: 'It is a good', labels: { emotion: 'calm' } });
+    expect(splitHiddenLine('We agree? feeling: weird')).toEqual({ spoken: 'We agree?', labels: {} });
     expect(splitHiddenLine('=HYPERLINK("x")\nFeeling: calm')).toEqual({ spoken: '=HYPERLINK("x")', labels: { emotion: 'calm' } });
   });
 });

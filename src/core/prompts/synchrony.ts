@@ -163,7 +163,20 @@ export interface HiddenLabels {
 
 const isOneOf = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
 const HIDDEN_RE = /\b(feeling|emotion|action)\s*[:=]\s*\*{0,2}\s*([a-z]+)/gi;
-const HIDDEN_START_RE = /[\s([*_"]*\b(?:feeling|emotion)\s*[:=]/i;
+const LABEL_WORD = String.raw`\b(?:feeling|emotion)\s*[:=]`;
+/**
+ * Where a hidden line starts inside a line: at the line's start or a sentence's ("… agreed? Feeling: …"), after a
+ * bracket or emphasis ("(feeling: …"), or anywhere before a feeling of the list. A spoken "a set-apart feeling: can we
+ * agree?" is none of these, so it stays spoken (a corpus turn of the dialogue organism was cut there).
+ */
+const HIDDEN_START_RE = new RegExp(
+  [
+    String.raw`(?<=^|[.!?;,]\s*)[\s([*_"]*${LABEL_WORD}`,
+    String.raw`\s*[([*_"]+\s*${LABEL_WORD}`,
+    String.raw`\s*${LABEL_WORD}(?=\s*\*{0,2}\s*(?:${EMOTIONS.join('|')})\b)`,
+  ].join('|'),
+  'i',
+);
 
 /**
  * Splits a reply into its spoken part and its hidden labels. The hidden line may follow the reply on its own line or
