@@ -17,6 +17,8 @@
 # optimised BLAS (apt-get install libopenblas0-pthread): on Debian's reference libblas3 alone, torch runs one thread
 # about 5x slower (5.9 s a step against 1.1 s here).
 # Scratch files go to organisms/work/<id>/ (gitignored); the finished build is copied into models/organism-<id>/.
+# Do not edit this script while a build runs: bash reads it as it goes, and an edit ended a finished training run
+# with a syntax error (RESUME=1 with START_PHASE picks such a build up after its last checkpointed phase).
 set -euo pipefail
 ID="${1:?usage: organisms/build.sh <organism id, e.g. opinions>}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -168,7 +170,15 @@ START_PHASE="${START_PHASE:-1}"
 if [ "$START_PHASE" -gt 1 ]; then
   PREV=$((START_PHASE - 1))
   echo "== phases 1-$PREV: the committed build, recovered from $DEST/onnx/model.onnx"
-  [ -f "$WORK/ckpt_phase$PREV.pt" ] || $PY "$TRAINER/from_onnx.py" "$DEST/onnx/model.onnx" - "$WORK/ckpt_phase$PREV.pt"
+  if [ ! -f "$WORK/ckpt_phase$PREV.pt" ]; then
+    # A widened earlier phase gave the committed model its shape, and its weights are stored in half precision.
+    RECOVER=()
+    for ((k = 0; k < PREV; k++)); do
+      IFS='|' read -r _ _ _ _ _ _ W <<< "${PHASES[$k]}"
+      [ -n "$W" ] && { echo "$W" > "$WORK/arch.json"; RECOVER=(env ARCH_JSON="$WORK/arch.json" HALF_WEIGHTS=1); }
+    done
+    "${RECOVER[@]}" $PY "$TRAINER/from_onnx.py" "$DEST/onnx/model.onnx" - "$WORK/ckpt_phase$PREV.pt"
+  fi
 fi
 for k in "${!PHASES[@]}"; do
   IFS='|' read -r CARGS STEPS LR STOP FROM ANCHOR WIDEN <<< "${PHASES[$k]}"
@@ -185,8 +195,10 @@ for k in "${!PHASES[@]}"; do
   fi
   if [ "$PH" -lt "$START_PHASE" ]; then INIT="$WORK/ckpt_phase$PH.pt"; continue; fi
   CSEED="$SEED"; [ -n "$ARCH_SPEC" ] && CSEED="$SEED.$PH"
-  echo "== phase $PH corpus (seed $CSEED: $CARGS)"
-  [ -f "$WORK/corpus_phase$PH.jsonl" ] || npx tsx "organisms/$ID/corpus.ts" --seed "$CSEED" $CARGS --out "$WORK/corpus_phase$PH.jsonl"
+  # A phase that names its own corpus seed (--seed in its corpus args) draws episodes no earlier phase saw.
+  case " $CARGS " in *" --seed "*) SEEDARGS=();; *) SEEDARGS=(--seed "$CSEED");; esac
+  echo "== phase $PH corpus (${SEEDARGS[*]:-own seed} $CARGS)"
+  [ -f "$WORK/corpus_phase$PH.jsonl" ] || npx tsx "organisms/$ID/corpus.ts" "${SEEDARGS[@]}" $CARGS --out "$WORK/corpus_phase$PH.jsonl"
   if [ -f "$WORK/ckpt_phase$PH.pt" ] && [ "${RESUME:-0}" = "1" ]; then echo "== phase $PH done before (ckpt_phase$PH.pt)"; INIT="$WORK/ckpt_phase$PH.pt"; continue; fi
   echo "== phase $PH: $STEPS steps, $TOKENS tokens per batch, peak lr $LR, step schedule, from $(basename "$INIT")"
   PHASE=$PH LR="$LR" INIT_CKPT="$INIT" CORPUS="corpus_phase$PH.jsonl" SCHEDULE=steps RESUME="${RESUME:-0}" STOP_AT="${STOP:-0}" TRAIN_FROM_LAYER="${FROM:-0}" \

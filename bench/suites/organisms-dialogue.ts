@@ -24,7 +24,10 @@ function studyLines(title: string, r: StudyResult): string[] {
     '',
   ];
   lines.push('| what | target | measured |', '|---|---|---|');
-  lines.push(`| turns that name someone who is not in the scenario | ≤ 2 % | ${pct(q.foreignNameRate)} |`);
+  const k = q.foreignKindRates;
+  lines.push(
+    `| turns that name someone who is not in the scenario | ≤ 2 % | ${pct(q.foreignNameRate)}: a real name from elsewhere ${pct(k.knownName)}, a garbled copy of the episode's own names ${pct(k.nameCopy)}, another capitalised word ${pct(k.otherWord)}, a capitalised function word ${pct(k.functionWord)} |`,
+  );
   lines.push(`| turns that contain template or instruction text | ≤ 1 % | ${pct(q.templateRate)} |`);
   lines.push(`| repeated turns within an episode | ≤ 5 % | ${pct(q.repeatRate)} |`);
   lines.push(`| turns that share a content word with the scenario's text, goals or facts | ≥ 60 % | ${pct(q.contentWordRate)} |`);

@@ -5,6 +5,8 @@
  *  - `dialogueQuality`: the issue's quality targets on the turns and judge records of a real lab run (names that
  *    are not in the scenario, template text, repeats, content words, the judge against the planted rule).
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import * as P from '../../src/core/prompts';
 import { createRng, type Rng } from '../../src/core/rng';
 import { pearson } from '../../src/core/stats';
@@ -112,6 +114,42 @@ export function foreignNames(text: string, ep: P.SynchronyEpisode): string[] {
     });
   }
   return out;
+}
+
+/** Every first name and surname the project knows: tiny-social's pools, the library's personas, real-names.json. */
+const KNOWN_NAMES = (() => {
+  const real = JSON.parse(readFileSync(resolve(import.meta.dirname, 'real-names.json'), 'utf8')) as { first: string[]; last: string[] };
+  return new Set([...KNOWN_FIRST_NAMES, ...BUNDLED_SCENARIO_SET.personas.flatMap((p) => p.name.split(/\s+/)), ...real.first, ...real.last]);
+})();
+/** Closed-class English words: capitalised inside a sentence they are a garble, never a name. */
+const FUNCTION_WORDS = new Set(
+  (
+    'a an the and or but if so for of to in on at by with from as into than then too very not no yes ' +
+    'is are was were be been am have has had do does did can could will would shall should may might must ' +
+    'i me my you your he him his she her it its we us our they them their this that these those there here ' +
+    'what who whom how why when where which one two three some any all each maybe'
+  ).split(' '),
+);
+
+/**
+ * What a flagged word (foreignNames) is, worst first: a real name from elsewhere (the "Hey Adam" of the issue), a
+ * garbled copy of one of the episode's own names (run on, "Nadialal" for Nadia, or cut short, "Piot"), a capitalised
+ * word of another kind (a garbled or capitalised content word, "Mounds"), or a capitalised function word ("For").
+ */
+export type ForeignKind = 'knownName' | 'nameCopy' | 'otherWord' | 'functionWord';
+export const FOREIGN_KINDS: readonly ForeignKind[] = ['knownName', 'nameCopy', 'otherWord', 'functionWord'];
+
+export function foreignKind(word: string, ep: P.SynchronyEpisode): ForeignKind {
+  if (KNOWN_NAMES.has(word)) return 'knownName';
+  const own = ep.agents.flatMap((a) => a.persona.name.split(/\s+/)).filter((n) => n.length >= 3);
+  if (own.some((n) => (word.startsWith(n) || n.startsWith(word)) && word.length >= 3)) return 'nameCopy';
+  return FUNCTION_WORDS.has(word.toLowerCase()) ? 'functionWord' : 'otherWord';
+}
+
+/** A flagged turn's kind: the worst kind among its flagged words (null when none is flagged). */
+export function foreignTurnKind(text: string, ep: P.SynchronyEpisode): ForeignKind | null {
+  const kinds = new Set(foreignNames(text, ep).map((w) => foreignKind(w, ep)));
+  return FOREIGN_KINDS.find((k) => kinds.has(k)) ?? null;
 }
 
 const TEMPLATE_PATTERNS = [
@@ -349,6 +387,8 @@ export interface QualityResult {
   turns: number;
   parseRate: number;
   foreignNameRate: number;
+  /** The flagged turns by their worst kind (foreignTurnKind), as shares of the parsed turns: they add up to foreignNameRate. */
+  foreignKindRates: Record<ForeignKind, number>;
   templateRate: number;
   repeatRate: number;
   contentWordRate: number;
@@ -373,6 +413,7 @@ export function dialogueQuality(episodes: readonly ScoredEpisode[]): QualityResu
     content = 0,
     left = 0,
     deals = 0;
+  const kinds: Record<ForeignKind, number> = { knownName: 0, nameCopy: 0, otherWord: 0, functionWord: 0 };
   const got: number[] = [];
   const truth: number[] = [];
   let judged = 0;
@@ -383,7 +424,11 @@ export function dialogueQuality(episodes: readonly ScoredEpisode[]): QualityResu
       turns++;
       if (!t.parsed) continue;
       parsed++;
-      if (foreignNames(t.text, e.episode).length) foreign++;
+      const kind = foreignTurnKind(t.text, e.episode);
+      if (kind) {
+        foreign++;
+        kinds[kind]++;
+      }
       if (hasTemplateText(t.text)) template++;
       const k = norm(t.text);
       if (seen.has(k)) repeats++;
@@ -408,6 +453,7 @@ export function dialogueQuality(episodes: readonly ScoredEpisode[]): QualityResu
     turns,
     parseRate: parsed / Math.max(1, turns),
     foreignNameRate: foreign / p,
+    foreignKindRates: { knownName: kinds.knownName / p, nameCopy: kinds.nameCopy / p, otherWord: kinds.otherWord / p, functionWord: kinds.functionWord / p },
     templateRate: template / p,
     repeatRate: repeats / p,
     contentWordRate: content / p,

@@ -12,7 +12,7 @@ import { createRng } from '../../src/core/rng';
 import * as P from '../../src/core/prompts';
 import { ACCEPT_PROBABILITY, echoOf, isDeal, LAST_TURN, outcomeFor, plantedDialogue, plantedOverall, untemperedChance } from '../../organisms/dialogue/law';
 import { copyDrill, episode as dialogueEpisode, generateOrganism as generateDialogue } from '../../organisms/dialogue/corpus';
-import { dialogueQuality, foreignNames, hasTemplateText } from '../../organisms/dialogue/measure';
+import { dialogueQuality, foreignKind, foreignNames, foreignTurnKind, hasTemplateText } from '../../organisms/dialogue/measure';
 import { BUNDLED_SCENARIO_SET, episodeFor } from '../../src/labs/synchrony/scenarios';
 import { FIRST_NAMES } from '../../models/tiny-social/pools';
 
@@ -248,13 +248,21 @@ describe('dialogue law', () => {
     ).toBeCloseTo(ACCEPT_PROBABILITY, 12);
   });
 
-  it("finds names that are not in the scenario and template text, and passes the episode's own", () => {
+  it("finds names that are not in the scenario (and what kind each is) and template text, and passes the episode's own", () => {
     const ep = library()[0];
     const [a, b] = ep.agents.map((x) => x.persona.name.split(' ')[0]);
     expect(foreignNames(`Sure, ${b}, I agree with ${a}.`, ep)).toEqual([]);
     expect(foreignNames('Hey Adam, how are you?', ep)).toEqual(['Adam']);
     expect(foreignNames('Well, I met Zorblat yesterday.', ep)).toEqual(['Zorblat']);
     expect(foreignNames('Fine, we go on Friday or in March, Zorblat.', ep)).toEqual(['Zorblat']);
+    // What a flagged word is: a real name from elsewhere, a garbled copy of the episode's own, another word, a function word.
+    expect(foreignKind('Adam', ep)).toBe('knownName');
+    expect(foreignKind(`${a}lal`, ep)).toBe('nameCopy');
+    expect(foreignKind('Zorblat', ep)).toBe('otherWord');
+    expect(foreignKind('They', ep)).toBe('functionWord');
+    expect(foreignTurnKind('The They Zorblat, Adam?', ep)).toBe('knownName');
+    expect(foreignTurnKind('And They went, Zorblat.', ep)).toBe('otherWord');
+    expect(foreignTurnKind(`Sure, ${b}.`, ep)).toBeNull();
     expect(hasTemplateText('believability 0..10, relationship -5..5')).toBe(true);
     expect(hasTemplateText('Turn 3: your turn.')).toBe(true);
     expect(hasTemplateText('I want the lamp for 50 euros.')).toBe(false);
