@@ -26,6 +26,8 @@ async function runStatus(page: Page): Promise<{ status: string | null; done: num
 }
 
 describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
+  // Keyboard, routes and links do not touch a model or the GPU: they run once, on wasm, to keep the suite short.
+  const pageOnly = it.runIf(flavour === 'wasm');
   let browser: Browser;
   beforeAll(async () => {
     browser = await launch(flavour);
@@ -47,7 +49,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  it('is usable from the keyboard: Tab reaches the lab links and Enter opens one', async () => {
+  pageOnly('is usable from the keyboard: Tab reaches the lab links and Enter opens one', async () => {
     const { page } = await openPage(browser, '#/');
     await page.getByRole('heading', { name: 'Social Minds Lab', level: 1 }).waitFor();
     let focused = '';
@@ -61,7 +63,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  it('every lab route opens, and an unknown one says so', async () => {
+  pageOnly('every lab route opens, and an unknown one says so', async () => {
     const { page, errors } = await openPage(browser, '#/');
     for (const def of LABS) {
       await page.goto(`${baseUrl()}#/${def.name}`);
@@ -76,7 +78,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  it('a link round-trips: an edited config reopens exactly in a fresh page', async () => {
+  pageOnly('a link round-trips: an edited config reopens exactly in a fresh page', async () => {
     const { page } = await openPage(browser, '#/opinions');
     await page.getByLabel('Side').fill('23');
     await page.getByLabel('Side').press('Tab');
@@ -95,7 +97,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  it('refuses every hostile link with a message, and nothing from it runs', async () => {
+  pageOnly('refuses every hostile link with a message, and nothing from it runs', async () => {
     const { page, errors } = await openPage(browser, '#/');
     for (const { name, fragment } of hostileLinks()) {
       await page.goto(`${baseUrl()}${fragment}`);
