@@ -167,19 +167,7 @@ else
   INIT="$WORK/ckpt_base.pt"
 fi
 START_PHASE="${START_PHASE:-1}"
-if [ "$START_PHASE" -gt 1 ]; then
-  PREV=$((START_PHASE - 1))
-  echo "== phases 1-$PREV: the committed build, recovered from $DEST/onnx/model.onnx"
-  if [ ! -f "$WORK/ckpt_phase$PREV.pt" ]; then
-    # A widened earlier phase gave the committed model its shape, and its weights are stored in half precision.
-    RECOVER=()
-    for ((k = 0; k < PREV; k++)); do
-      IFS='|' read -r _ _ _ _ _ _ W <<< "${PHASES[$k]}"
-      [ -n "$W" ] && { echo "$W" > "$WORK/arch.json"; RECOVER=(env ARCH_JSON="$WORK/arch.json" HALF_WEIGHTS=1); }
-    done
-    "${RECOVER[@]}" $PY "$TRAINER/from_onnx.py" "$DEST/onnx/model.onnx" - "$WORK/ckpt_phase$PREV.pt"
-  fi
-fi
+[ "$START_PHASE" -gt 1 ] && echo "== phases 1-$((START_PHASE - 1)): the committed build, recovered from $DEST/onnx/model.onnx"
 for k in "${!PHASES[@]}"; do
   IFS='|' read -r CARGS STEPS LR STOP FROM ANCHOR WIDEN <<< "${PHASES[$k]}"
   PH=$((k + 1))
@@ -193,7 +181,13 @@ for k in "${!PHASES[@]}"; do
     fi
     export ARCH_JSON="$WORK/arch.json" HALF_WEIGHTS=1
   fi
-  if [ "$PH" -lt "$START_PHASE" ]; then INIT="$WORK/ckpt_phase$PH.pt"; continue; fi
+  if [ "$PH" -lt "$START_PHASE" ]; then
+    INIT="$WORK/ckpt_phase$PH.pt"
+    # The phase before START_PHASE is the committed model, recovered here so that it is read with the shape (and the
+    # half-precision weights) that the phases up to it set.
+    [ "$PH" -eq $((START_PHASE - 1)) ] && [ ! -f "$INIT" ] && $PY "$TRAINER/from_onnx.py" "$DEST/onnx/model.onnx" - "$INIT"
+    continue
+  fi
   CSEED="$SEED"; [ -n "$ARCH_SPEC" ] && CSEED="$SEED.$PH"
   # A phase that names its own corpus seed (--seed in its corpus args) draws episodes no earlier phase saw.
   case " $CARGS " in *" --seed "*) SEEDARGS=();; *) SEEDARGS=(--seed "$CSEED");; esac

@@ -82,11 +82,12 @@ export interface CorpusMix {
   lastTurn?: number;
 }
 
-/** Real first names and surnames (real-names.py), without any name of the lab's scenario library (held out). */
+/** Real first names and surnames of many languages (real-names.py, from Faker's locales). */
+export const REAL_NAMES = JSON.parse(readFileSync(resolve(import.meta.dirname, 'real-names.json'), 'utf8')) as { first: string[]; last: string[] };
+/** The real names the corpus draws: none of the lab's scenario library (held out). */
 const REAL = (() => {
-  const all = JSON.parse(readFileSync(resolve(import.meta.dirname, 'real-names.json'), 'utf8')) as { first: string[]; last: string[] };
   const library = new Set(BUNDLED_SCENARIO_SET.personas.flatMap((p) => p.name.split(/\s+/)));
-  return { first: all.first.filter((n) => !library.has(n)), last: all.last.filter((n) => !library.has(n)) };
+  return { first: REAL_NAMES.first.filter((n) => !library.has(n)), last: REAL_NAMES.last.filter((n) => !library.has(n)) };
 })();
 
 /** A real full name ("Nkiruka Hidayanto"), first name and surname drawn independently. */
@@ -160,19 +161,22 @@ interface Ex {
 
 const namesOf = (ep: P.SynchronyEpisode): string[] => ep.agents.flatMap((a) => [a.persona.name, a.persona.name.split(' ')[0]]);
 
+/** A whole planted dialogue of episode `ep`, a random agent speaking first, ending where the mix's law says. */
+const lawDialogue = (r: Rng, ep: P.SynchronyEpisode, mix: CorpusMix) => plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), { lastTurn: mix.lastTurn });
+
 /** One turn of a planted dialogue; the answer's accept is drawn at the untempered chance (sampling gives the law's). */
 function turn(r: Rng, mix: CorpusMix): Ex {
   const ep = episode(r, mix);
-  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), { lastTurn: mix.lastTurn });
+  const dia = lawDialogue(r, ep, mix);
   const t = chance(r, mix.early) ? r.int(Math.min(4, dia.length)) : chance(r, 0.15) ? dia.length - 1 : r.int(dia.length);
   const speaker = dia[t].speaker;
-  const answer = plantedTurn(ep, dia.slice(0, t), speaker, r.next(), { chance: (p) => untemperedChance(p), lastTurn: mix.lastTurn });
+  const answer = plantedTurn(ep, dia.slice(0, t), speaker, r.next(), { chance: untemperedChance, lastTurn: mix.lastTurn });
   const parsed = P.parseUtterance(answer, namesOf(ep));
   if (!parsed.ok || parsed.value.text !== answer) throw new Error(`organism turn does not parse as itself: ${JSON.stringify(answer)}`);
   if (parsed.value.leaves !== answer.includes('I will leave now')) throw new Error(`leave detection disagrees: ${JSON.stringify(answer)}`);
   const hidden = mix.hidden ? chance(r, mix.hidden) : false;
   if (!hidden) return { format: 'synchrony.turn', messages: P.buildDialogueTurnPrompt(ep, speaker, dia.slice(0, t)), answer };
-  const labels = plantedLabels(dia.slice(0, t), answer, mix.lastTurn);
+  const labels = plantedLabels(dia.slice(0, t), answer, { lastTurn: mix.lastTurn });
   const withLine = `${answer}\n${hiddenLine(labels)}`;
   const split = P.splitHiddenLine(withLine);
   if (split.spoken !== answer || split.labels.emotion !== labels.emotion || split.labels.action !== labels.action)
@@ -186,7 +190,7 @@ function judge(r: Rng, mix: CorpusMix): Ex {
   // nearly always held a deal (82 % by turn 15), and a judge trained on them said "yes" to every lab transcript (SD
   // 0.00 across agents in the fifth build's first try). Six in ten are cut at a uniform length; whole dialogues
   // now hold a deal in about 58 %, cut ones less often.
-  const whole = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), { lastTurn: mix.lastTurn });
+  const whole = lawDialogue(r, ep, mix);
   const dia = chance(r, 0.4) ? whole : whole.slice(0, 2 + r.int(whole.length - 1));
   const target = r.int(2) as 0 | 1;
   const answer = plantedJudgeReply(dia, target);
@@ -196,7 +200,7 @@ function judge(r: Rng, mix: CorpusMix): Ex {
 
 function passive(r: Rng, mix: CorpusMix): Ex {
   const ep = episode(r, mix);
-  const dia = plantedDialogue(ep, r.int(2) as 0 | 1, () => r.next(), { lastTurn: mix.lastTurn });
+  const dia = lawDialogue(r, ep, mix);
   const t = r.int(dia.length);
   const reader = chance(r, 0.5) ? D.pick(r, ['Sam Rivera', 'Alex Morgan']) : `${D.syllableName(r)} ${D.syllableName(r)}`;
   return { format: 'synchrony.passive', messages: P.buildPassiveReaderPrompt(ep, dia[t].speaker, dia.slice(0, t), reader), answer: PASSIVE_REPLY };

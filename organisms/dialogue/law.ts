@@ -157,9 +157,9 @@ export const LEAVE_FEELING = { deal: 'happy', noDeal: 'sad' } as const satisfies
 export const responseFeeling = (proposer: Emotion): Emotion => (proposer === FIELD_FEELING.goal ? RESPONDER_FEELING.afterGoal : proposer);
 
 /** The planted labels of the next turn, given the history and the turn's text (which says whether it is a deal). */
-export function plantedLabels(history: readonly Utterance[], text: string, lastTurn = LAST_TURN): { emotion: Emotion; action: Action } {
+export function plantedLabels(history: readonly Utterance[], text: string, opts: LawOptions = {}): { emotion: Emotion; action: Action } {
   const turn = history.length + 1;
-  const { act } = nextAct(history, lastTurn);
+  const { act } = nextAct(history, opts.lastTurn);
   if (act === 'leave') return { emotion: history.some((h) => isDeal(h.text)) ? LEAVE_FEELING.deal : LEAVE_FEELING.noDeal, action: 'leave' };
   if (act === 'propose') {
     const field = proposerField(Math.floor((turn - 1) / 2));

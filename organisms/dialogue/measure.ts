@@ -5,15 +5,13 @@
  *  - `dialogueQuality`: the issue's quality targets on the turns and judge records of a real lab run (names that
  *    are not in the scenario, template text, repeats, content words, the judge against the planted rule).
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import * as P from '../../src/core/prompts';
 import { createRng, type Rng } from '../../src/core/rng';
 import { pearson } from '../../src/core/stats';
 import { isContextOverflow } from '../../src/core/runs/models';
 import { BUNDLED_SCENARIO_SET, episodeFor } from '../../src/labs/synchrony/scenarios';
 import { FIRST_NAMES } from '../../models/tiny-social/pools';
-import { copyDrill } from './corpus';
+import { copyDrill, REAL_NAMES } from './corpus';
 import { echoOf, fieldText, isDeal, nextAct, proposerField, plantedDialogue, plantedLabels, plantedOverall, partnerName } from './law';
 
 export interface Generator {
@@ -117,10 +115,12 @@ export function foreignNames(text: string, ep: P.SynchronyEpisode): string[] {
 }
 
 /** Every first name and surname the project knows: tiny-social's pools, the library's personas, real-names.json. */
-const KNOWN_NAMES = (() => {
-  const real = JSON.parse(readFileSync(resolve(import.meta.dirname, 'real-names.json'), 'utf8')) as { first: string[]; last: string[] };
-  return new Set([...KNOWN_FIRST_NAMES, ...BUNDLED_SCENARIO_SET.personas.flatMap((p) => p.name.split(/\s+/)), ...real.first, ...real.last]);
-})();
+const KNOWN_NAMES = new Set([
+  ...KNOWN_FIRST_NAMES,
+  ...BUNDLED_SCENARIO_SET.personas.flatMap((p) => p.name.split(/\s+/)),
+  ...REAL_NAMES.first,
+  ...REAL_NAMES.last,
+]);
 /** Closed-class English words: capitalised inside a sentence they are a garble, never a name. */
 const FUNCTION_WORDS = new Set(
   (
