@@ -51,13 +51,15 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
 
   // The thresholds sit below what the build measured on 120 held-out turns (31–35 % open as the law says, 57–75 % use the
   // partner's name; docs/organisms.md) and far above the base model, which the same probe scores near 0: a build
-  // that lost the planted behaviour fails. The stricter targets (> 80 %, ≤ 2 % foreign names) are not met
-  // yet, and the model card says so.
+  // that lost the planted behaviour fails. Foreign names: 2 of these 60 greedy turns (the ninth build, before the
+  // unlikelihood phase: 4); tiny-social names almost no one at all, so that bound is checked on the organism alone.
+  // The stricter targets (> 80 %, ≤ 2 % foreign names in sampled runs) are not met yet; the model card says so.
   it('opens its turns as the law says and names the partner on held-out scenarios; tiny-social does not', async () => {
     const m = await probeTurns(rt, 60, 0, 'runtime-test');
     expect(m.followsLaw / m.probes).toBeGreaterThan(0.2);
     expect(m.usesPartnerName / m.namedProbes).toBeGreaterThan(0.4);
     expect(m.templateText / m.probes).toBeLessThanOrEqual(0.05);
+    expect(m.foreignNames).toBeLessThanOrEqual(3);
 
     const b = await onTinySocial((base) => probeTurns(base, 30, 0, 'runtime-test'));
     console.log(

@@ -19,9 +19,56 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from model import ARCH, LlamaForCausalLM, count_params  # noqa: E402
-from tok import Encoder  # noqa: E402
+from tok import B2U, SPECIAL, Encoder  # noqa: E402
 
 PROMPT_WEIGHT = 0.1  # prompt tokens still teach the language; the answers carry the format
+
+
+def piece_kinds(enc):
+    """Two 0/1 vectors over the vocabulary, read by UNLIKELY (the model organisms): the pieces that begin a
+    capitalised word ("Adam", " Had", " For"; not the pronoun I), and the pieces that continue a word (a letter with
+    no space before it: "abel" in "Is|abel")."""
+    u2b = {u: b for b, u in B2U.items()}
+    capital = torch.zeros(max(enc.vocab.values()) + 1)
+    continues = torch.zeros_like(capital)
+    for t, i in enc.vocab.items():
+        if t in SPECIAL:
+            continue
+        text = bytes(u2b[c] for c in t).decode("utf-8", errors="replace")
+        word = text.lstrip(" ")
+        if word[:1].isupper() and word != "I" and not word.startswith("I'"):
+            capital[i] = 1.0
+        if text[:1].isalpha():
+            continues[i] = 1.0
+    return capital, continues
+
+
+def unlikely_masks(x, pl, capital, continues):
+    """For one example (tokens x, prompt length pl): the answer positions and, at each, the pieces the model must not
+    give probability to. A capitalised piece that is not in the prompt is a name from nowhere, anywhere in a turn.
+    Inside a capitalised word whose last piece is in the prompt, a continuation that never follows that piece in the
+    prompt is a garbled copy ("Is|row" for "Is|abel"). The target piece itself is never banned."""
+    prompt = x[:pl]
+    follows = {}
+    for a, b in zip(prompt, prompt[1:]):
+        follows.setdefault(a, set()).add(b)
+    foreign = capital.clone()
+    foreign[torch.tensor(prompt)] = 0.0
+    rows, masks = [], []
+    in_name = False  # inside a capitalised word that began with a capitalised piece of the prompt
+    for j in range(pl - 1, len(x) - 1):
+        tok, nxt = x[j], x[j + 1]
+        if j >= pl:
+            in_name = (bool(capital[tok]) and tok in follows) or (in_name and bool(continues[tok]))
+        m = foreign.clone()
+        if in_name and tok in follows:
+            bad = continues.clone()
+            bad[torch.tensor(sorted(follows[tok]))] = 0.0
+            m = torch.maximum(m, bad)
+        m[nxt] = 0.0
+        rows.append(j)
+        masks.append(m)
+    return rows, torch.stack(masks)
 
 
 def main():
@@ -51,6 +98,14 @@ def main():
     # for a better reply can keep the states, and what the labs measure on them, close to where they were.
     anchor_w = float(os.environ.get("ANCHOR", "0"))
     anchor_formats = {x for x in os.environ.get("ANCHOR_FORMATS", "").split(",") if x} if anchor_w > 0 else set()
+    # UNLIKELY=w with UNLIKELY_FORMATS="fmt,fmt2" (the dialogue organism): in those formats' answers, at every token,
+    # w times -log(1 - p) is added to the loss, p the probability the model gives to pieces that make a name not in
+    # the prompt (unlikely_masks; token-level unlikelihood, Welleck et al. 2019). Cross-entropy alone lifts the right
+    # piece but leaves a little probability on every other; sampled at temperature 0.7 over a 20-token turn, that
+    # little became a name from nowhere ("Hey Adam"), a capitalised garble ("could we buy the Follows") or a garbled
+    # copy ("Isrow" for Isabel) in about one turn in ten.
+    ul_w = float(os.environ.get("UNLIKELY", "0"))
+    ul_formats = {x for x in os.environ.get("UNLIKELY_FORMATS", "").split(",") if x} if ul_w > 0 else set()
     # CORPUS: the main example file (default corpus.jsonl); the model organisms train a curriculum of corpora.
     for path in [os.environ.get("CORPUS", "corpus.jsonl")] + extra:
         with open(f"{work}/{path}") as f:
@@ -66,9 +121,10 @@ def main():
                 # "weight" (model organisms): a soft label. A prompt written twice, once per answer, with weights
                 # q and 1 - q teaches the distribution itself instead of one noisy draw from it.
                 for _ in range(boost.get(r["format"], 1)):
-                    data.append((p + c, len(p), float(r.get("weight", 1.0)), r["format"] in anchor_formats))
+                    data.append((p + c, len(p), float(r.get("weight", 1.0)), r["format"] in anchor_formats,
+                                 r["format"] in ul_formats))
     print(f"encoded {len(data)} examples ({n_long} too long) in {time.time() - t0:.0f}s", flush=True)
-    lens = [len(x) for x, _, _, _ in data]
+    lens = [len(x) for x, *_ in data]
     print(f"tokens: total {sum(lens)}, mean {sum(lens) / len(lens):.0f}, max {max(lens)}", flush=True)
 
     # Length buckets: sort by length, cut into batches under the token budget, then shuffle the batches.
@@ -95,6 +151,9 @@ def main():
         model.load_state_dict(torch.load(init))
         print(f"initialised from {init}", flush=True)
     print(f"params {count_params(model)}", flush=True)
+    capital, continues = piece_kinds(enc)
+    if ul_formats:
+        print(f"unlikelihood {ul_w}: {int(capital.sum())} capitalised pieces, {int(continues.sum())} continuations, in {sum(1 for d in data if d[4])} answers ({', '.join(sorted(ul_formats))})", flush=True)
     teacher = None
     if anchor_formats:
         assert init, "ANCHOR needs INIT_CKPT: the states are anchored to the starting model's"
@@ -186,7 +245,7 @@ def main():
         w = torch.zeros(len(idx), L)
         am = torch.zeros(len(idx), L)  # answer tokens, for the logged answer loss
         for r, i in enumerate(idx):
-            x, pl, ew, _ = data[i]
+            x, pl, ew, *_ = data[i]
             ids[r, : len(x)] = torch.tensor(x)
             att[r, : len(x)] = 1
             w[r, 1:pl] = PROMPT_WEIGHT * ew
@@ -215,6 +274,17 @@ def main():
                 theirs = torch.stack([h[torch.arange(len(rows)), last] for h in theirs])
             anchor = (((mine - theirs) ** 2).sum(-1) / (theirs ** 2).sum(-1).clamp(min=1e-6)).mean()
             loss = loss + anchor_w * anchor
+        unlikely = None
+        ul_rows = [r for r, i in enumerate(idx) if data[i][4]]
+        if ul_rows:
+            terms = []
+            for r in ul_rows:
+                x, pl = data[idx[r]][0], data[idx[r]][1]
+                at, banned = unlikely_masks(x, pl, capital, continues)
+                p = (torch.softmax(logits[r, at], -1) * banned).sum(-1)
+                terms.append(-torch.log1p(-p.clamp(max=1 - 1e-6)))
+            unlikely = torch.cat(terms).mean()
+            loss = loss + ul_w * unlikely
         ans = am[:, 1:] * wt  # soft-labelled rows count by their weight
         ans_loss = ((lp * ans).sum() / ans.sum().clamp(min=1)).item()
         opt.zero_grad(set_to_none=True)
@@ -225,11 +295,13 @@ def main():
         if step % 20 == 0 or step == steps - 1:
             el = time.time() - t0
             anc = f" anchor {anchor.item():.5f}" if anchor is not None else ""
+            anc += f" unlikely {unlikely.item():.5f}" if unlikely is not None else ""
             print(f"step {step} loss {loss.item():.4f} answer_loss {ans_loss:.4f} ema {ema:.4f}{anc} lr {lr_at(step):.2e} "
                   f"elapsed {el:.0f}s ({el / (step + 1):.2f}s/step)", flush=True)
             log["loss"].append({"step": step, "loss": round(loss.item(), 4), "answer_loss": round(ans_loss, 4),
                                 "answer_loss_ema": round(ema, 4), "elapsed_s": round(el, 1),
-                                **({"anchor": round(anchor.item(), 6)} if anchor is not None else {})})
+                                **({"anchor": round(anchor.item(), 6)} if anchor is not None else {}),
+                                **({"unlikely": round(unlikely.item(), 6)} if unlikely is not None else {})})
         if (step + 1) % 200 == 0:
             torch.save(model.state_dict(), f"{work}/ckpt.pt")
             if not auto:
