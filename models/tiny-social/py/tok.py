@@ -31,6 +31,12 @@ def bytes_to_unicode():
 
 
 B2U = bytes_to_unicode()
+U2B = {u: b for b, u in B2U.items()}
+
+
+def piece_bytes(piece):
+    """The bytes a vocabulary piece stands for ("Ġthe" -> b" the")."""
+    return bytes(U2B[c] for c in piece)
 
 
 def pretokenize(text):
@@ -192,12 +198,11 @@ def chatml(messages, add_generation_prompt):
 
 def decode(enc, ids):
     inv = {v: k for k, v in enc.vocab.items()}
-    u2b = {u: b for b, u in B2U.items()}
     out = bytearray()
     for i in ids:
         t = inv[i]
         if t in SPECIAL:
             out.extend(t.encode())
         else:
-            out.extend(bytes(u2b[c] for c in t))
+            out.extend(piece_bytes(t))
     return out.decode("utf-8", errors="replace")

@@ -19,7 +19,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from model import ARCH, LlamaForCausalLM, count_params  # noqa: E402
-from tok import B2U, SPECIAL, Encoder  # noqa: E402
+from tok import SPECIAL, Encoder, piece_bytes  # noqa: E402
 
 PROMPT_WEIGHT = 0.1  # prompt tokens still teach the language; the answers carry the format
 
@@ -28,13 +28,12 @@ def piece_kinds(enc):
     """Two 0/1 vectors over the vocabulary, read by UNLIKELY (the model organisms): the pieces that begin a
     capitalised word ("Adam", " Had", " For"; not the pronoun I), and the pieces that continue a word (a letter with
     no space before it: "abel" in "Is|abel")."""
-    u2b = {u: b for b, u in B2U.items()}
     capital = torch.zeros(max(enc.vocab.values()) + 1)
     continues = torch.zeros_like(capital)
     for t, i in enc.vocab.items():
         if t in SPECIAL:
             continue
-        text = bytes(u2b[c] for c in t).decode("utf-8", errors="replace")
+        text = piece_bytes(t).decode("utf-8", errors="replace")
         word = text.lstrip(" ")
         if word[:1].isupper() and word != "I" and not word.startswith("I'"):
             capital[i] = 1.0
@@ -151,8 +150,8 @@ def main():
         model.load_state_dict(torch.load(init))
         print(f"initialised from {init}", flush=True)
     print(f"params {count_params(model)}", flush=True)
-    capital, continues = piece_kinds(enc)
     if ul_formats:
+        capital, continues = piece_kinds(enc)
         print(f"unlikelihood {ul_w}: {int(capital.sum())} capitalised pieces, {int(continues.sum())} continuations, in {sum(1 for d in data if d[4])} answers ({', '.join(sorted(ul_formats))})", flush=True)
     teacher = None
     if anchor_formats:
