@@ -25,13 +25,18 @@ PROMPT_WEIGHT = 0.1  # prompt tokens still teach the language; the answers carry
 
 
 def piece_kinds(enc):
-    """Two 0/1 vectors over the vocabulary, read by UNLIKELY (the model organisms): the pieces that begin a
-    capitalised word ("Adam", " Had", " For"; not the pronoun I), and the pieces that continue a word (a letter with
-    no space before it: "abel" in "Is|abel")."""
+    """Four 0/1 vectors over the vocabulary, read by UNLIKELY (the model organisms): the pieces that begin a
+    capitalised word ("Adam", " Had", " For"; not the pronoun I), the pieces that continue a word (a letter with no
+    space before it: "abel" in "Is|abel"), the pieces after which a new sentence begins (".", "?", ":" or a line
+    break at their end, and the special tokens), as the lab's measure splits sentences, and the blank pieces (spaces
+    only), which leave a sentence where it was."""
     capital = torch.zeros(max(enc.vocab.values()) + 1)
     continues = torch.zeros_like(capital)
+    closes = torch.zeros_like(capital)
+    blank = torch.zeros_like(capital)
     for t, i in enc.vocab.items():
         if t in SPECIAL:
+            closes[i] = 1.0
             continue
         text = piece_bytes(t).decode("utf-8", errors="replace")
         word = text.lstrip(" ")
@@ -39,35 +44,102 @@ def piece_kinds(enc):
             capital[i] = 1.0
         if text[:1].isalpha():
             continues[i] = 1.0
-    return capital, continues
+        if "\n" in text or text.rstrip(" ")[-1:] in (".", "!", "?", ":", ";"):
+            closes[i] = 1.0
+        if not text.strip(" "):
+            blank[i] = 1.0
+    return capital, continues, closes, blank
 
 
-def unlikely_masks(x, pl, capital, continues):
+def unlikely_masks(x, pl, capital, continues, closes, blank, slots=False, sampled=False):
     """For one example (tokens x, prompt length pl): the answer positions and, at each, the pieces the model must not
     give probability to. A capitalised piece that is not in the prompt is a name from nowhere, anywhere in a turn.
     Inside a capitalised word whose last piece is in the prompt, a continuation that never follows that piece in the
-    prompt is a garbled copy ("Is|row" for "Is|abel"). The target piece itself is never banned."""
+    prompt is a garbled copy ("Is|row" for "Is|abel"). The target piece itself is never banned.
+    slots=True adds three rules for the places where the lab's measure finds names (inside a sentence):
+    - inside a sentence, a capitalised piece that never stands inside a sentence in the prompt ("Keep" and "Act" of
+      the instructions, which begin their sentences: "does that change your mind, Keep?");
+    - where the answer names someone inside a sentence (its piece begins a capitalised word), every other
+      capitalised piece;
+    - inside a name that began inside a sentence, every continuation but the answer's ("Is|rt" for "Is|abel").
+    sampled=True reads an answer that the model sampled itself (UNLIKELY_SAMPLED): its pieces are not the corpus's,
+    so none is spared; the first of the three rules applies, and the two that need the corpus's answer do not."""
     prompt = x[:pl]
     follows = {}
     for a, b in zip(prompt, prompt[1:]):
         follows.setdefault(a, set()).add(b)
     foreign = capital.clone()
     foreign[torch.tensor(prompt)] = 0.0
+    if slots or sampled:
+        # the capitalised pieces that stand inside a sentence somewhere in the prompt
+        inner = torch.zeros_like(capital)
+        inside = False
+        for a, b in zip(prompt, prompt[1:]):
+            inside = inside if blank[a] else not bool(closes[a])
+            if capital[b] and inside:
+                inner[b] = 1.0
+        outside = capital * (1.0 - inner)
     rows, masks = [], []
     in_name = False  # inside a capitalised word that began with a capitalised piece of the prompt
+    inner_name = False  # inside a capitalised word that began inside a sentence
+    mid = False  # the answer so far is inside a sentence
     for j in range(pl - 1, len(x) - 1):
         tok, nxt = x[j], x[j + 1]
         if j >= pl:
             in_name = (bool(capital[tok]) and tok in follows) or (in_name and bool(continues[tok]))
+            inner_name = (bool(capital[tok]) and mid) or (inner_name and bool(continues[tok]))
+            mid = mid if blank[tok] else not bool(closes[tok])
         m = foreign.clone()
         if in_name and tok in follows:
             bad = continues.clone()
             bad[torch.tensor(sorted(follows[tok]))] = 0.0
             m = torch.maximum(m, bad)
-        m[nxt] = 0.0
+        if (slots or sampled) and mid:
+            m = torch.maximum(m, outside)
+        if slots and not sampled:
+            if mid and capital[nxt]:
+                m = torch.maximum(m, capital)
+            if inner_name and continues[nxt]:
+                m = torch.maximum(m, continues)
+        if not sampled:
+            m[nxt] = 0.0
         rows.append(j)
         masks.append(m)
     return rows, torch.stack(masks)
+
+
+def unlikelihood(logits, banned):
+    """-log(1 - p) at each row, p the probability that the logits give to the row's banned pieces."""
+    p = (torch.softmax(logits, -1) * banned).sum(-1)
+    return -torch.log1p(-p.clamp(max=1 - 1e-6))
+
+
+@torch.no_grad()
+def sample_answers(model, prompts, end, temperature, max_new):
+    """The model's own answers to prompts (token lists), sampled at temperature (torch's seeded RNG), up to max_new
+    pieces or the end piece. One left-padded batch with a key-value cache, as the lab's runtime decodes."""
+    n, width = len(prompts), max(len(q) for q in prompts)
+    ids = torch.zeros(n, width, dtype=torch.long)
+    att = torch.zeros(n, width, dtype=torch.long)
+    for r, q in enumerate(prompts):
+        ids[r, width - len(q):] = torch.tensor(q)
+        att[r, width - len(q):] = 1
+    pos = (att.cumsum(1) - 1).clamp(min=0)
+    answers, done = [[] for _ in range(n)], [False] * n
+    past = None
+    for _ in range(max_new):
+        h, past, _ = model.model(ids, att, pos, past)
+        logits = model.lm_head(h[:, -1]) / temperature
+        nxt = torch.multinomial(torch.softmax(logits, -1), 1)
+        for r in range(n):
+            if not done[r]:
+                answers[r].append(int(nxt[r]))
+                done[r] = int(nxt[r]) == end
+        if all(done):
+            break
+        ids, pos = nxt, pos[:, -1:] + 1
+        att = torch.cat([att, torch.ones(n, 1, dtype=torch.long)], 1)
+    return [q + a for q, a in zip(prompts, answers)]
 
 
 def main():
@@ -105,6 +177,15 @@ def main():
     # copy ("Isrow" for Isabel) in about one turn in ten.
     ul_w = float(os.environ.get("UNLIKELY", "0"))
     ul_formats = {x for x in os.environ.get("UNLIKELY_FORMATS", "").split(",") if x} if ul_w > 0 else set()
+    # Two stronger forms, tried on the dialogue organism on 2026-12-06 and not shipped (its model card has the runs):
+    # UNLIKELY_SLOTS=1 adds unlikely_masks' rules for the places inside a sentence where the lab's measure finds names.
+    # UNLIKELY_SAMPLED=w: each step the model also answers UNLIKELY_SAMPLED_N prompts of those formats itself, at the
+    # lab's temperature 0.7, and w times the same term is added on its own answers (sequence-level unlikelihood,
+    # Welleck et al. 2019): the corpus's answers never show the model where its own garbles take it ("artist and
+    # Walks?"); its samples do. About 3.3 s a step instead of 0.5 (six answers of up to 48 pieces).
+    ul_slots = os.environ.get("UNLIKELY_SLOTS", "0") == "1"
+    ul_sampled_w = float(os.environ.get("UNLIKELY_SAMPLED", "0")) if ul_w > 0 else 0.0
+    ul_sampled_n = int(os.environ.get("UNLIKELY_SAMPLED_N", "6"))
     # CORPUS: the main example file (default corpus.jsonl); the model organisms train a curriculum of corpora.
     for path in [os.environ.get("CORPUS", "corpus.jsonl")] + extra:
         with open(f"{work}/{path}") as f:
@@ -151,8 +232,10 @@ def main():
         print(f"initialised from {init}", flush=True)
     print(f"params {count_params(model)}", flush=True)
     if ul_formats:
-        capital, continues = piece_kinds(enc)
+        capital, continues, closes, blank = piece_kinds(enc)
         print(f"unlikelihood {ul_w}: {int(capital.sum())} capitalised pieces, {int(continues.sum())} continuations, in {sum(1 for d in data if d[4])} answers ({', '.join(sorted(ul_formats))})", flush=True)
+        ul_pool = [i for i, d in enumerate(data) if d[4]]
+        end_piece = enc.vocab["<|im_end|>"]
     teacher = None
     if anchor_formats:
         assert init, "ANCHOR needs INIT_CKPT: the states are anchored to the starting model's"
@@ -209,6 +292,8 @@ def main():
         opt.load_state_dict(st["opt"])
         step, bi, batches, ema, log = st["step"], st["bi"], st["batches"], st["ema"], st["log"]
         random.setstate(st["random"])
+        if "torch_random" in st:
+            torch.set_rng_state(st["torch_random"])
         t0 = time.time() - st["elapsed"]
         print(f"resumed at step {step + 1} of {steps}", flush=True)
     # STOP_AT=k ends the run after k steps of a longer schedule (the lr follows the schedule of `steps`): a phase whose
@@ -279,11 +364,28 @@ def main():
             terms = []
             for r in ul_rows:
                 x, pl = data[idx[r]][0], data[idx[r]][1]
-                at, banned = unlikely_masks(x, pl, capital, continues)
-                p = (torch.softmax(logits[r, at], -1) * banned).sum(-1)
-                terms.append(-torch.log1p(-p.clamp(max=1 - 1e-6)))
+                at, banned = unlikely_masks(x, pl, capital, continues, closes, blank, ul_slots)
+                terms.append(unlikelihood(logits[r, at], banned))
             unlikely = torch.cat(terms).mean()
             loss = loss + ul_w * unlikely
+        own = None
+        if ul_sampled_w > 0:
+            picks = [ul_pool[random.randrange(len(ul_pool))] for _ in range(ul_sampled_n)]
+            prompts = [data[i][0][: data[i][1]] for i in picks]
+            seqs = sample_answers(model, prompts, end_piece, 0.7, min(48, maxlen - max(len(q) for q in prompts)))
+            width = max(len(q) for q in seqs)
+            sids = torch.zeros(len(seqs), width, dtype=torch.long)
+            satt = torch.zeros(len(seqs), width, dtype=torch.long)
+            for r, q in enumerate(seqs):
+                sids[r, : len(q)] = torch.tensor(q)
+                satt[r, : len(q)] = 1
+            slogits = model.train_logits(sids, satt)
+            terms = []
+            for r, q in enumerate(seqs):
+                at, banned = unlikely_masks(q, len(prompts[r]), capital, continues, closes, blank, ul_slots, sampled=True)
+                terms.append(unlikelihood(slogits[r, at], banned))
+            own = torch.cat(terms).mean()
+            loss = loss + ul_sampled_w * own
         ans = am[:, 1:] * wt  # soft-labelled rows count by their weight
         ans_loss = ((lp * ans).sum() / ans.sum().clamp(min=1)).item()
         opt.zero_grad(set_to_none=True)
@@ -295,6 +397,7 @@ def main():
             el = time.time() - t0
             anc = f" anchor {anchor.item():.5f}" if anchor is not None else ""
             anc += f" unlikely {unlikely.item():.5f}" if unlikely is not None else ""
+            anc += f" own {own.item():.5f}" if own is not None else ""
             print(f"step {step} loss {loss.item():.4f} answer_loss {ans_loss:.4f} ema {ema:.4f}{anc} lr {lr_at(step):.2e} "
                   f"elapsed {el:.0f}s ({el / (step + 1):.2f}s/step)", flush=True)
             log["loss"].append({"step": step, "loss": round(loss.item(), 4), "answer_loss": round(ans_loss, 4),
@@ -305,7 +408,8 @@ def main():
             torch.save(model.state_dict(), f"{work}/ckpt.pt")
             if not auto:
                 torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "bi": bi, "batches": batches,
-                            "ema": ema, "log": log, "random": random.getstate(), "steps": steps, "examples": len(data),
+                            "ema": ema, "log": log, "random": random.getstate(),
+                            "torch_random": torch.get_rng_state(), "steps": steps, "examples": len(data),
                             "elapsed": time.time() - t0}, state_path + ".tmp")
                 os.replace(state_path + ".tmp", state_path)
     log["steps"] = steps
