@@ -184,7 +184,7 @@ def main():
     # Welleck et al. 2019): the corpus's answers never show the model where its own garbles take it ("artist and
     # Walks?"); its samples do. About 3.3 s a step instead of 0.5 (six answers of up to 48 pieces).
     ul_slots = os.environ.get("UNLIKELY_SLOTS", "0") == "1"
-    ul_sampled_w = float(os.environ.get("UNLIKELY_SAMPLED", "0")) if ul_w > 0 else 0.0
+    ul_sampled_w = float(os.environ.get("UNLIKELY_SAMPLED", "0")) if ul_formats else 0.0
     ul_sampled_n = int(os.environ.get("UNLIKELY_SAMPLED_N", "6"))
     # CORPUS: the main example file (default corpus.jsonl); the model organisms train a curriculum of corpora.
     for path in [os.environ.get("CORPUS", "corpus.jsonl")] + extra:
