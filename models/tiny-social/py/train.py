@@ -114,6 +114,137 @@ def unlikelihood(logits, banned):
     return -torch.log1p(-p.clamp(max=1 - 1e-6))
 
 
+WORD_RE = re.compile(r"[^\W\d_]+")
+
+
+def word_variants(w):
+    """A word as the prompt has it, in lower case, and capitalised (a copy may begin or leave a sentence)."""
+    return {w, w.lower(), w[:1].upper() + w[1:]}
+
+
+class PieceLexicon:
+    """What each vocabulary piece does to the word being written, for UNLIKELY_WORDS: begins a word (" serve"),
+    continues one ("ish" in " f|ish"), or ends it (punctuation, a space, a special token). A piece's letters are its
+    leading run of letters (after its space); it is "pure" when it is nothing else, so the word goes on after it.
+    Pieces that hold part of a multi-byte character cannot be read as letters and are never banned."""
+
+    def __init__(self, enc):
+        size = max(enc.vocab.values()) + 1
+        self.text = [""] * size
+        self.starts, self.continues, self.ends = torch.zeros(size), torch.zeros(size), torch.zeros(size)
+        self.start_ids, self.cont_ids = {}, {}  # (letters, pure) -> ids
+        self.opaque = set()
+        for t, i in enc.vocab.items():
+            if t in SPECIAL:
+                self.ends[i] = 1.0
+                continue
+            s = piece_bytes(t).decode("utf-8", errors="replace")
+            self.text[i] = s
+            if "\ufffd" in s:
+                self.opaque.add(i)
+                continue
+            body = s[1:] if s.startswith(" ") else s
+            m = WORD_RE.match(body)
+            letters = m.group(0) if m else ""
+            pure = bool(letters) and letters == body
+            if s.startswith(" ") and letters:
+                self.starts[i] = 1.0
+                self.start_ids.setdefault((letters, pure), []).append(i)
+            elif letters:
+                self.continues[i] = 1.0
+                self.cont_ids.setdefault((letters, pure), []).append(i)
+            if not s[:1].isalpha():
+                self.ends[i] = 1.0
+
+    def allowed(self, table, words, cut=0):
+        """The ids of table's pieces whose letters, after the first cut letters of a word of words, keep it a prefix
+        of that word (pure pieces) or complete it (pieces that go on with something else)."""
+        out = set()
+        for w in words:
+            rest = w[cut:]
+            for k in range(1, len(rest) + 1):
+                out.update(table.get((rest[:k], True), ()))
+            if rest:
+                out.update(table.get((rest, False), ()))
+        return out
+
+
+def word_masks(x, pl, lex, law_words, law_prefixes):
+    """UNLIKELY_WORDS (the dialogue organism): every word of a turn is copied from its prompt or belongs to the law's
+    fixed phrases ("Hmm, why not", "Deal"), so inside an answer a piece that makes a word found in neither is a
+    garble ("Calmin" for "Calm", "cagos", "Mexicoast"). At every answer position (the rows of unlikely_masks), the
+    banned pieces: at a word's start, a word beginning that no such word has; inside a word, a continuation that
+    leaves them, or an end while the word is not yet one of them. The target piece is never banned."""
+    words = set(law_words)
+    prefixes = {p: list(ws) for p, ws in law_prefixes.items()}
+    for w in set(WORD_RE.findall("".join(lex.text[t] for t in x[:pl]))):
+        for v in word_variants(w):
+            if v not in words:
+                words.add(v)
+                for k in range(1, len(v) + 1):
+                    prefixes.setdefault(v[:k], []).append(v)
+    at_start = lex.starts.clone()
+    at_start[torch.tensor(sorted(lex.allowed(lex.start_ids, words)), dtype=torch.long)] = 0.0
+    # a line's first word has no space before it (the answer's first word, the hidden line's "Feeling")
+    at_line = lex.continues.clone()
+    at_line[torch.tensor(sorted(lex.allowed(lex.cont_ids, words)), dtype=torch.long)] = 0.0
+    inside = {}
+    masks = []
+    cur, opaque = "", False
+    for j in range(pl - 1, len(x) - 1):
+        tok, nxt = x[j], x[j + 1]
+        if j >= pl:
+            s = lex.text[tok]
+            if tok in lex.opaque:
+                opaque, cur = True, ""
+            elif s.startswith(" ") or not s[:1].isalpha():
+                opaque = False
+                m = WORD_RE.search(s[::-1])
+                cur = m.group(0)[::-1] if m and s[-1:].isalpha() else ""
+            else:
+                ext = cur + s
+                m = WORD_RE.search(ext[::-1])
+                cur = m.group(0)[::-1] if m and s[-1:].isalpha() else ""
+        if opaque:
+            m = torch.zeros_like(at_start)
+        elif not cur and (j == pl - 1 or lex.text[tok].endswith("\n")):
+            m = torch.maximum(at_start, at_line)
+        elif not cur:
+            m = at_start.clone()
+        else:
+            if cur not in inside:
+                bad = lex.continues.clone()
+                ok = lex.allowed(lex.cont_ids, prefixes.get(cur, ()), len(cur))
+                if ok:
+                    bad[torch.tensor(sorted(ok), dtype=torch.long)] = 0.0
+                # a piece with a space ends this word and begins the next, which must be one of them too
+                bad = torch.maximum(bad, lex.ends if cur not in words else at_start)
+                inside[cur] = bad
+            m = inside[cur].clone()
+        m[nxt] = 0.0
+        masks.append(m)
+    return torch.stack(masks)
+
+
+def law_lexicon(texts, min_count=3):
+    """The words of the law's fixed phrases: in the answers of UNLIKELY_FORMATS, the words their prompt does not hold
+    (seen at least min_count times), with their variants, and every prefix of each."""
+    counts = {}
+    for prompt, answer in texts:
+        have = set(WORD_RE.findall(prompt))
+        for w in set(WORD_RE.findall(answer)) - have:
+            counts[w] = counts.get(w, 0) + 1
+    words = set()
+    for w, n in counts.items():
+        if n >= min_count:
+            words |= word_variants(w)
+    prefixes = {}
+    for v in words:
+        for k in range(1, len(v) + 1):
+            prefixes.setdefault(v[:k], []).append(v)
+    return words, prefixes
+
+
 @torch.no_grad()
 def sample_answers(model, prompts, end, temperature, max_new):
     """The model's own answers to prompts (token lists), sampled at temperature (torch's seeded RNG), up to max_new
@@ -186,6 +317,10 @@ def main():
     ul_slots = os.environ.get("UNLIKELY_SLOTS", "0") == "1"
     ul_sampled_w = float(os.environ.get("UNLIKELY_SAMPLED", "0")) if ul_formats else 0.0
     ul_sampled_n = int(os.environ.get("UNLIKELY_SAMPLED_N", "6"))
+    # UNLIKELY_WORDS=1 adds word_masks' rule: no word that is neither in the prompt nor in the law's fixed phrases
+    # (tried on 2026-12-06, eighth session, and not shipped: docs/organisms.md).
+    ul_words = os.environ.get("UNLIKELY_WORDS", "0") == "1" and bool(ul_formats)
+    ul_texts = []
     # CORPUS: the main example file (default corpus.jsonl); the model organisms train a curriculum of corpora.
     for path in [os.environ.get("CORPUS", "corpus.jsonl")] + extra:
         with open(f"{work}/{path}") as f:
@@ -195,6 +330,8 @@ def main():
                     continue
                 p = enc.encode(r["prompt"])
                 c = enc.encode(r["completion"])
+                if ul_words and r["format"] in ul_formats:
+                    ul_texts.append((r["prompt"], r["completion"]))
                 if len(p) + len(c) > maxlen:
                     n_long += 1
                     continue
@@ -236,6 +373,10 @@ def main():
         print(f"unlikelihood {ul_w}: {int(capital.sum())} capitalised pieces, {int(continues.sum())} continuations, in {sum(1 for d in data if d[4])} answers ({', '.join(sorted(ul_formats))})", flush=True)
         ul_pool = [i for i, d in enumerate(data) if d[4]]
         end_piece = enc.vocab["<|im_end|>"]
+        if ul_words:
+            lex = PieceLexicon(enc)
+            law_words, law_prefixes = law_lexicon(ul_texts)
+            print(f"words rule: {len(law_words)} words of the law's phrases", flush=True)
     teacher = None
     if anchor_formats:
         assert init, "ANCHOR needs INIT_CKPT: the states are anchored to the starting model's"
@@ -365,6 +506,8 @@ def main():
             for r in ul_rows:
                 x, pl = data[idx[r]][0], data[idx[r]][1]
                 at, banned = unlikely_masks(x, pl, capital, continues, closes, blank, ul_slots)
+                if ul_words:
+                    banned = torch.maximum(banned, word_masks(x, pl, lex, law_words, law_prefixes))
                 terms.append(unlikelihood(logits[r, at], banned))
             unlikely = torch.cat(terms).mean()
             loss = loss + ul_w * unlikely
