@@ -178,6 +178,9 @@ else
   [ -f "$WORK/ckpt_base.pt" ] || $PY "$TRAINER/from_onnx.py" "$BASE/onnx/model.onnx" "$ROOT/models/tiny-social/reference.json" "$WORK/ckpt_base.pt"
   INIT="$WORK/ckpt_base.pt"
 fi
+# train.py's unlikelihood masks are checked here, where torch is (CI has none): models/tiny-social/py/test_masks.py.
+$TRAIN_PY -m unittest discover -s "$TRAINER" -p 'test_*.py' 2>"$WORK/test_masks.out" \
+  || { cat "$WORK/test_masks.out"; echo "train.py's mask checks failed; nothing was trained"; exit 1; }
 START_PHASE="${START_PHASE:-1}"
 [ "$START_PHASE" -gt 1 ] && echo "== phases 1-$((START_PHASE - 1)): the committed build, recovered from $DEST/onnx/model.onnx"
 for k in "${!PHASES[@]}"; do

@@ -1,0 +1,106 @@
+"""Checks of train.py's unlikelihood masks on hand-written turns, with the committed tokenizer.
+
+Run where torch is installed (organisms/build.sh runs it before it trains; CI has no torch):
+  python3 -m unittest discover -s models/tiny-social/py -p 'test_*.py'
+"""
+import os
+import sys
+import unittest
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from tok import Encoder, piece_bytes  # noqa: E402
+from train import PieceLexicon, law_lexicon, piece_kinds, unlikely_masks, word_masks  # noqa: E402
+
+ENC = Encoder.load(os.path.join(HERE, "..", "tokenizer.json"))
+TEXT = {i: piece_bytes(t).decode("utf-8", errors="replace") for t, i in ENC.vocab.items()}
+ID = {s: i for i, s in TEXT.items()}
+PROMPT = ("<|im_start|>user\nScenario: Two cooks share a kitchen.\nIsabel Moro's goal: Serve fish soup at the lunch.\n"
+          "Conversation:\nTurn 1: Odo said: Serve apple cake: can we agree on that, Isabel?\n"
+          "Turn 2: your turn.<|im_end|>\n<|im_start|>assistant\n")
+ANSWER = "Serve apple cake? Hmm, Odo, why not serve fish soup?<|im_end|>"
+
+
+def example(prompt=PROMPT, answer=ANSWER):
+    p, a = ENC.encode(prompt), ENC.encode(answer)
+    return p + a, len(p)
+
+
+class UnlikelyMasks(unittest.TestCase):
+    def setUp(self):
+        self.kinds = piece_kinds(ENC)
+        self.x, self.pl = example()
+        self.rows, self.masks = unlikely_masks(self.x, self.pl, *self.kinds)
+
+    def test_one_row_per_answer_piece_and_the_target_is_never_banned(self):
+        self.assertEqual(self.rows, list(range(self.pl - 1, len(self.x) - 1)))
+        for k, j in enumerate(self.rows):
+            self.assertEqual(float(self.masks[k, self.x[j + 1]]), 0.0)
+
+    def test_a_capitalised_piece_not_in_the_prompt_is_banned_everywhere(self):
+        capital = self.kinds[0]
+        absent = [i for i in range(len(capital)) if capital[i] and i not in self.x[: self.pl]]
+        present = [i for i in set(self.x[: self.pl]) if capital[i]]
+        self.assertTrue(absent and present)
+        for k, j in enumerate(self.rows):
+            others = [i for i in absent if i != self.x[j + 1]]  # " Hmm" is the target once: never banned there
+            self.assertTrue(bool((self.masks[k, others] == 1).all()))
+        # a capitalised piece of the prompt is banned only where it is nobody's name (the slot rules are off)
+        self.assertTrue(bool((self.masks[0, present] == 0).all()))
+
+    def test_inside_a_name_of_the_prompt_only_its_continuations_are_allowed(self):
+        x, pl = example(answer="Deal, Isabel.<|im_end|>")
+        rows, masks = unlikely_masks(x, pl, *self.kinds)
+        start = next(j for j in range(pl, len(x)) if TEXT[x[j]].strip() and "Isabel".startswith(TEXT[x[j]].strip()))
+        k = rows.index(start)
+        follows = {b for a, b in zip(x[:pl], x[1:pl]) if a == x[start]}
+        continues = self.kinds[1]
+        banned = {i for i in range(len(continues)) if masks[k, i] == 1 and continues[i]}
+        self.assertTrue(banned)
+        self.assertFalse(banned & follows)
+
+
+class WordMasks(unittest.TestCase):
+    def setUp(self):
+        self.lex = PieceLexicon(ENC)
+        # the law's fixed phrases: the answer's words that its prompt lacks ("Hmm", "why", "not"), seen often enough
+        self.law_words, self.law_prefixes = law_lexicon([(PROMPT, ANSWER)] * 3)
+        self.x, self.pl = example()
+        self.masks = word_masks(self.x, self.pl, self.lex, self.law_words, self.law_prefixes)
+
+    def test_the_law_lexicon_holds_the_answer_words_that_the_prompt_lacks(self):
+        self.assertIn("why", self.law_words)
+        self.assertIn("Why", self.law_words)
+        self.assertNotIn("soup", self.law_words)
+        self.assertEqual(law_lexicon([(PROMPT, ANSWER)] * 2)[0], set())
+
+    def test_the_target_is_never_banned(self):
+        for k, j in enumerate(range(self.pl - 1, len(self.x) - 1)):
+            self.assertEqual(float(self.masks[k, self.x[j + 1]]), 0.0)
+
+    def test_a_word_found_neither_in_the_prompt_nor_the_law_is_banned(self):
+        # the row that predicts the word after "serve": " fish" is in the prompt, " table" is not
+        j = next(j for j in range(self.pl, len(self.x)) if TEXT[self.x[j]] == " serve")
+        row = self.masks[j - (self.pl - 1)]
+        self.assertEqual(float(row[ID[" table"]]), 1.0)
+        self.assertEqual(float(row[ENC.encode(" fish")[0]]), 0.0)
+        self.assertEqual(float(row[ENC.encode(" why")[0]]), 0.0)
+        self.assertEqual(float(row[ID["?"]]), 0.0)  # "serve" is a word: it may end here
+
+    def test_inside_a_word_a_continuation_that_leaves_every_word_is_banned(self):
+        pieces = ENC.encode(" fish")
+        if len(pieces) < 2:
+            self.skipTest("the tokenizer writes fish as one piece")
+        j = next(j for j in range(self.pl, len(self.x)) if self.x[j] == pieces[0] and self.x[j + 1] == pieces[1])
+        row = self.masks[j - (self.pl - 1)]
+        self.assertEqual(float(row[pieces[1]]), 0.0)
+        wrong = [i for i, s in TEXT.items() if s.isalpha() and not "fish"[len(TEXT[pieces[0]].strip()):].startswith(s)]
+        self.assertTrue(bool((row[wrong] == 1).all()))
+        if TEXT[pieces[0]].strip() not in self.law_words | {"fish", "Fish"}:
+            self.assertEqual(float(row[ID["?"]]), 1.0)  # a word cut short ("f?") is banned too
+
+
+if __name__ == "__main__":
+    unittest.main()
