@@ -1,6 +1,6 @@
 """Widen a trained tiny Llama without changing what it computes: more attention heads (with their own key/value
-heads), a wider MLP in every layer and a wider residual stream, the new units' output weights zero. A later phase then has more room to copy
-with. The dialogue organism's ninth build (organisms/build.sh, phase 8) widens its eighth and trains every layer, the
+heads), a wider MLP in every layer and a wider residual stream, the new units' output weights zero. A later phase
+then has more room to copy with. The dialogue organism's ninth build (organisms/build.sh, phase 8) widens its eighth and trains every layer, the
 states that carry its synchrony contrasts anchored to the eighth build's (train.py ANCHOR); the try below trained
 only the last layers (TRAIN_FROM_LAYER) instead. Every weight is rounded to half precision first, so that
 a half-precision export (export.py HALF_WEIGHTS=1) stores exactly the model that was trained.
@@ -87,7 +87,7 @@ def main():
     diff = ((h_old - h_new[..., :h0]).abs().max() / h_old.abs().max()).item()
     assert diff < (1e-4 if h0 == new_a["hidden_size"] else 5e-3), diff
     torch.save(new.state_dict(), out_path)
-    print(f"widened {count_params(old)} -> {count_params(new)} parameters; max |hidden difference| {diff:.2g}")
+    print(f"widened {count_params(old)} -> {count_params(new)} parameters; max |hidden difference| / max |hidden| {diff:.2g}")
 
 
 if __name__ == "__main__":
