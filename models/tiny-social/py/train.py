@@ -175,14 +175,15 @@ def word_masks(x, pl, lex, law_words, law_prefixes):
     garble ("Calmin" for "Calm", "cagos", "Mexicoast"). At every answer position (the rows of unlikely_masks), the
     banned pieces: at a word's start, a word beginning that no such word has; inside a word, a continuation that
     leaves them, or an end while the word is not yet one of them. The target piece is never banned."""
+    # the prompt's own words beside the law's (whose prefix table is built once, in law_lexicon, and not copied here)
     words = set(law_words)
-    prefixes = {p: list(ws) for p, ws in law_prefixes.items()}
+    prompt_prefixes = {}
     for w in set(WORD_RE.findall("".join(lex.text[t] for t in x[:pl]))):
         for v in word_variants(w):
             if v not in words:
                 words.add(v)
                 for k in range(1, len(v) + 1):
-                    prefixes.setdefault(v[:k], []).append(v)
+                    prompt_prefixes.setdefault(v[:k], []).append(v)
     at_start = lex.starts.clone()
     at_start[torch.tensor(sorted(lex.allowed(lex.start_ids, words)), dtype=torch.long)] = 0.0
     # a line's first word has no space before it (the answer's first word, the hidden line's "Feeling")
@@ -214,7 +215,7 @@ def word_masks(x, pl, lex, law_words, law_prefixes):
         else:
             if cur not in inside:
                 bad = lex.continues.clone()
-                ok = lex.allowed(lex.cont_ids, prefixes.get(cur, ()), len(cur))
+                ok = lex.allowed(lex.cont_ids, [*law_prefixes.get(cur, ()), *prompt_prefixes.get(cur, ())], len(cur))
                 if ok:
                     bad[torch.tensor(sorted(ok), dtype=torch.long)] = 0.0
                 # a piece with a space ends this word and begins the next, which must be one of them too
