@@ -12,7 +12,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from tok import Encoder, piece_bytes  # noqa: E402
-from train import PieceLexicon, law_lexicon, piece_kinds, unlikely_masks, word_masks  # noqa: E402
+from train import PieceLexicon, law_lexicon, never_lines, never_masks, piece_kinds, unlikely_masks, word_masks  # noqa: E402
 
 ENC = Encoder.load(os.path.join(HERE, "..", "tokenizer.json"))
 TEXT = {i: piece_bytes(t).decode("utf-8", errors="replace") for t, i in ENC.vocab.items()}
@@ -104,3 +104,23 @@ class WordMasks(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NeverMasks(unittest.TestCase):
+    def test_the_passive_line_is_banned_from_its_third_piece_and_only_there(self):
+        lines = never_lines(ENC, ["I am only reading along."])
+        x, pl = example(answer="Hmm, I am happy to serve fish soup, I am sure.<|im_end|>")
+        masks = never_masks(x, pl, lines, len(TEXT))
+        only = ID[" only"]
+        after_am = [k for k, j in enumerate(range(pl - 1, len(x) - 1)) if j >= pl + 1 and TEXT[x[j]] == " am"]
+        self.assertEqual(len(after_am), 2)
+        for k in range(masks.shape[0]):
+            self.assertEqual(float(masks[k, only]), 1.0 if k in after_am else 0.0)
+        self.assertEqual(float(masks.sum()), 2.0)  # " I" and " am" (the line's first two pieces) are never banned
+
+    def test_the_target_is_never_banned(self):
+        lines = never_lines(ENC, ["I am only reading along."])
+        x, pl = example(answer="I am only reading along.<|im_end|>")
+        masks = never_masks(x, pl, lines, len(TEXT))
+        for k, j in enumerate(range(pl - 1, len(x) - 1)):
+            self.assertEqual(float(masks[k, x[j + 1]]), 0.0)

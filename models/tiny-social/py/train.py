@@ -114,6 +114,28 @@ def unlikelihood(logits, banned):
     return -torch.log1p(-p.clamp(max=1 - 1e-6))
 
 
+def never_lines(enc, lines):
+    """UNLIKELY_NEVER: the piece sequences of lines that are never a turn, each with and without a space before it
+    (the passive reader's fixed reply; both of its first pieces, "I" and " I", occur in turns)."""
+    return sorted({tuple(enc.encode(v)) for line in lines for v in (line, " " + line)})
+
+
+def never_masks(x, pl, lines, vocab):
+    """UNLIKELY_NEVER (the dialogue organism): at the answer positions of unlikely_masks, once an answer's last k >= 2
+    pieces are the first k of a line that is never a turn, that line's next piece is banned. Weight 10 on phase 9's
+    rules wrote the passive reader's "I am only reading along." as a turn again and again (11.7 % repeats on unseen
+    scenarios); its first two pieces ("I am") begin ordinary turns, so the ban starts at the third. The target piece
+    is never banned."""
+    masks = torch.zeros(len(x) - pl, vocab)
+    for row, j in enumerate(range(pl - 1, len(x) - 1)):
+        for s in lines:
+            for k in range(2, len(s)):
+                if j + 1 - k >= pl and tuple(x[j + 1 - k: j + 1]) == s[:k]:
+                    masks[row, s[k]] = 1.0
+        masks[row, x[j + 1]] = 0.0
+    return masks
+
+
 WORD_RE = re.compile(r"[^\W\d_]+")
 
 
@@ -321,6 +343,8 @@ def main():
     # UNLIKELY_WORDS=1 adds word_masks' rule: no word that is neither in the prompt nor in the law's fixed phrases
     # (tried on 2026-12-06, eighth session, and not shipped: docs/organisms.md).
     ul_words = os.environ.get("UNLIKELY_WORDS", "0") == "1" and bool(ul_formats)
+    # UNLIKELY_NEVER="line|line2" adds never_masks' rule: those lines are never (part of) a turn.
+    ul_never = [x for x in os.environ.get("UNLIKELY_NEVER", "").split("|") if x] if ul_formats else []
     ul_texts = []
     # CORPUS: the main example file (default corpus.jsonl); the model organisms train a curriculum of corpora.
     for path in [os.environ.get("CORPUS", "corpus.jsonl")] + extra:
@@ -378,6 +402,9 @@ def main():
             lex = PieceLexicon(enc)
             law_words, law_prefixes = law_lexicon(ul_texts)
             print(f"words rule: {len(law_words)} words of the law's phrases", flush=True)
+        if ul_never:
+            never = never_lines(enc, ul_never)
+            print(f"never rule: {len(never)} piece sequences", flush=True)
     teacher = None
     if anchor_formats:
         assert init, "ANCHOR needs INIT_CKPT: the states are anchored to the starting model's"
@@ -509,6 +536,8 @@ def main():
                 at, banned = unlikely_masks(x, pl, capital, continues, closes, blank, ul_slots)
                 if ul_words:
                     banned = torch.maximum(banned, word_masks(x, pl, lex, law_words, law_prefixes))
+                if ul_never:
+                    banned = torch.maximum(banned, never_masks(x, pl, never, banned.shape[1]))
                 terms.append(unlikelihood(logits[r, at], banned))
             unlikely = torch.cat(terms).mean()
             loss = loss + ul_w * unlikely
