@@ -12,7 +12,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from tok import Encoder, piece_bytes  # noqa: E402
-from train import PieceLexicon, law_lexicon, never_lines, never_masks, piece_kinds, unlikely_masks, word_masks  # noqa: E402
+from train import PieceLexicon, law_capitals, law_lexicon, never_lines, never_masks, piece_kinds, unlikely_masks, word_masks  # noqa: E402
 
 ENC = Encoder.load(os.path.join(HERE, "..", "tokenizer.json"))
 TEXT = {i: piece_bytes(t).decode("utf-8", errors="replace") for t, i in ENC.vocab.items()}
@@ -124,3 +124,23 @@ class NeverMasks(unittest.TestCase):
         masks = never_masks(x, pl, lines, len(TEXT))
         for k, j in enumerate(range(pl - 1, len(x) - 1)):
             self.assertEqual(float(masks[k, x[j + 1]]), 0.0)
+
+
+class LawCapitals(unittest.TestCase):
+    def test_the_laws_capitalised_words_are_spared_and_names_from_nowhere_are_not(self):
+        deal = "Deal, Odo. Serve fish soup.<|im_end|>"
+        spared = law_capitals(ENC, [(PROMPT, deal)] * 3)
+        self.assertEqual(law_capitals(ENC, [(PROMPT, deal)] * 2).sum().item(), 0.0)  # seen too seldom
+        self.assertEqual(float(spared[ENC.encode("Deal")[0]]), 1.0)
+        self.assertEqual(float(spared[ENC.encode(" Deal")[0]]), 1.0)
+        self.assertEqual(float(spared[ENC.encode(" Adam")[0]]), 0.0)
+        capital, *rest = piece_kinds(ENC)
+        x, pl = example()  # an answer without "Deal"
+        _, before = unlikely_masks(x, pl, capital, *rest)
+        _, after = unlikely_masks(x, pl, capital * (1.0 - spared), *rest)
+        # " Deal" is one piece; "Deal" at a line's start is "D|eal", whose "D" stays banned inside a name as a
+        # continuation (the name rule), so it is checked at the answer's first position
+        d, sd, adam = ENC.encode("Deal")[0], ENC.encode(" Deal")[0], ENC.encode(" Adam")[0]
+        self.assertTrue(bool((before[:, sd] == 1).all()) and float(before[0, d]) == 1.0)
+        self.assertTrue(bool((after[:, sd] == 0).all()) and float(after[0, d]) == 0.0)
+        self.assertTrue(bool((after[:, adam] == 1).all()))

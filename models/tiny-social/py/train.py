@@ -268,6 +268,27 @@ def law_lexicon(texts, min_count=3):
     return words, prefixes
 
 
+def law_capitals(enc, texts, min_count=3):
+    """UNLIKELY_LAW_CAPITALS: a 0/1 vector of the pieces that begin a capitalised word of the law's fixed phrases
+    ("Deal", "Thank", "Great", "We", "Hmm": the answers' capitalised words that their prompt lacks, seen at least
+    min_count times), with and without a space before it. The capitalised-piece rule of unlikely_masks bans every
+    capitalised piece that is not in the prompt, and so these too wherever the corpus's answer does not say them: at
+    weight 10 the model said "Deal" so seldom that every episode of a run ended the same way and the judge's scores
+    could not vary. Taking them out of the rule leaves it to ban names from nowhere only."""
+    counts = {}
+    for prompt, answer in texts:
+        have = set(WORD_RE.findall(prompt))
+        for w in set(WORD_RE.findall(answer)) - have:
+            if w[:1].isupper():
+                counts[w] = counts.get(w, 0) + 1
+    out = torch.zeros(max(enc.vocab.values()) + 1)
+    for w, n in counts.items():
+        if n >= min_count:
+            for v in (w, " " + w):
+                out[enc.encode(v)[0]] = 1.0
+    return out
+
+
 @torch.no_grad()
 def sample_answers(model, prompts, end, temperature, max_new):
     """The model's own answers to prompts (token lists), sampled at temperature (torch's seeded RNG), up to max_new
@@ -345,6 +366,8 @@ def main():
     ul_words = os.environ.get("UNLIKELY_WORDS", "0") == "1" and bool(ul_formats)
     # UNLIKELY_NEVER="line|line2" adds never_masks' rule: those lines are never (part of) a turn.
     ul_never = [x for x in os.environ.get("UNLIKELY_NEVER", "").split("|") if x] if ul_formats else []
+    # UNLIKELY_LAW_CAPITALS=1 spares the law's own capitalised words from the capitalised-piece rule (law_capitals).
+    ul_law_caps = os.environ.get("UNLIKELY_LAW_CAPITALS", "0") == "1" and bool(ul_formats)
     ul_texts = []
     # CORPUS: the main example file (default corpus.jsonl); the model organisms train a curriculum of corpora.
     for path in [os.environ.get("CORPUS", "corpus.jsonl")] + extra:
@@ -355,7 +378,7 @@ def main():
                     continue
                 p = enc.encode(r["prompt"])
                 c = enc.encode(r["completion"])
-                if ul_words and r["format"] in ul_formats:
+                if (ul_words or ul_law_caps) and r["format"] in ul_formats:
                     ul_texts.append((r["prompt"], r["completion"]))
                 if len(p) + len(c) > maxlen:
                     n_long += 1
@@ -402,6 +425,10 @@ def main():
             lex = PieceLexicon(enc)
             law_words, law_prefixes = law_lexicon(ul_texts)
             print(f"words rule: {len(law_words)} words of the law's phrases", flush=True)
+        if ul_law_caps:
+            spared = law_capitals(enc, ul_texts)
+            capital = capital * (1.0 - spared)
+            print(f"law capitals: {int(spared.sum())} pieces spared from the capitalised-piece rule", flush=True)
         if ul_never:
             never = never_lines(enc, ul_never)
             print(f"never rule: {len(never)} piece sequences", flush=True)
