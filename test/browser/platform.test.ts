@@ -26,8 +26,10 @@ async function runStatus(page: Page): Promise<{ status: string | null; done: num
 }
 
 describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
-  // Keyboard, routes and links do not touch a model or the GPU: they run once, on wasm, to keep the suite short.
-  const pageOnly = it.runIf(flavour === 'wasm');
+  // Keyboard, routes and links do not touch a model or the GPU, nor do the runs of the reliability tests below (an
+  // Opinions lattice, simulated in the compute worker; only the live panel may use the GPU): both flavours would run
+  // exactly the same code, so these run once, on wasm, to keep the suite short.
+  const onceOnWasm = it.runIf(flavour === 'wasm');
   let browser: Browser;
   beforeAll(async () => {
     browser = await launch(flavour);
@@ -49,7 +51,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  pageOnly('is usable from the keyboard: Tab reaches the lab links and Enter opens one', async () => {
+  onceOnWasm('is usable from the keyboard: Tab reaches the lab links and Enter opens one', async () => {
     const { page } = await openPage(browser, '#/');
     await page.getByRole('heading', { name: 'Social Minds Lab', level: 1 }).waitFor();
     let focused = '';
@@ -63,7 +65,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  pageOnly('every lab route opens, and an unknown one says so', async () => {
+  onceOnWasm('every lab route opens, and an unknown one says so', async () => {
     const { page, errors } = await openPage(browser, '#/');
     for (const def of LABS) {
       await page.goto(`${baseUrl()}#/${def.name}`);
@@ -78,7 +80,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  pageOnly('a link round-trips: an edited config reopens exactly in a fresh page', async () => {
+  onceOnWasm('a link round-trips: an edited config reopens exactly in a fresh page', async () => {
     const { page } = await openPage(browser, '#/opinions');
     await page.getByLabel('Side').fill('23');
     await page.getByLabel('Side').press('Tab');
@@ -97,7 +99,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  pageOnly('refuses every hostile link with a message, and nothing from it runs', async () => {
+  onceOnWasm('refuses every hostile link with a message, and nothing from it runs', async () => {
     const { page, errors } = await openPage(browser, '#/');
     for (const { name, fragment } of hostileLinks()) {
       await page.goto(`${baseUrl()}${fragment}`);
@@ -117,7 +119,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  it('a run survives a reload and resumes from its last stored episode', async () => {
+  onceOnWasm('a run survives a reload and resumes from its last stored episode', async () => {
     const { page, errors } = await openPage(browser, slowRunLink(6, 1500));
     await page.getByRole('button', { name: /^Run \(6 episodes\)/ }).click();
     await waitFor(page, async () => (await runStatus(page)).done >= 1);
@@ -138,7 +140,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  it('a crashed, then a killed, compute worker is detected, restarted, and the run completes with every episode once', async () => {
+  onceOnWasm('a crashed, then a killed, compute worker is detected, restarted, and the run completes with every episode once', async () => {
     const { page } = await openPage(browser, slowRunLink(4, 3000));
     await page.getByRole('button', { name: /^Run \(4 episodes\)/ }).click();
     await waitFor(page, async () => (await runStatus(page)).done >= 1);
@@ -165,7 +167,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  it('storage that fills mid-run stops the run with a clear message, keeps every stored episode, and resumes', async () => {
+  onceOnWasm('storage that fills mid-run stops the run with a clear message, keeps every stored episode, and resumes', async () => {
     const { page, errors } = await openPage(browser, slowRunLink(4, 1500));
     await page.getByRole('button', { name: /^Run \(4 episodes\)/ }).click();
     await waitFor(page, async () => (await runStatus(page)).done >= 1);
@@ -201,7 +203,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  it('a record damaged in storage is named on export, and Repair runs it again to the same numbers', async () => {
+  onceOnWasm('a record damaged in storage is named on export, and Repair runs it again to the same numbers', async () => {
     const { page, errors } = await openPage(browser, slowRunLink(3, 200));
     await page.getByRole('button', { name: /^Run \(3 episodes\)/ }).click();
     await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);

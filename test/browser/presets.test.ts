@@ -114,6 +114,14 @@ describe('presets from the home page (Chromium, wasm)', () => {
       const slopes = await page.getByTestId('sim-planted-slopes').locator('tbody tr').allTextContents();
       console.log(`preset similarity: words matched within / across ${cells[3]} / ${cells[4]}; ${slopes.join(' | ')}`);
       expect(Number(cells[3])).toBeGreaterThan(Number(cells[4]) + 2);
+      // The lab's regressions find both planted signs (this was a second, headless run of the same study in
+      // test/runtime/organism-similarity.test.ts): CKA higher within a lexicon, stories less unique there.
+      const cka = await page.getByTestId('sim-planted-table').locator('tbody tr').first().locator('td').allTextContents();
+      expect(Number(cka[3])).toBeGreaterThan(Number(cka[4]));
+      const stories = await page.getByTestId('sim-planted-stories').locator('td').allTextContents();
+      expect(Number(stories[4])).toBeGreaterThan(Number(stories[3]));
+      const recovered = await page.getByTestId('sim-planted-slopes').locator('tbody tr td:nth-child(5)').allTextContents();
+      expect(recovered).toEqual(['yes', 'yes']);
     }
     // Every figure carries a one-line summary (its text alternative); after a run, at least one states numbers.
     const summaries = await page.getByTestId('figure-summary').allTextContents();

@@ -59,7 +59,9 @@ for (const flavour of FLAVOURS as Flavour[]) {
 
     it(`fp32 hidden states match the PyTorch fixture on ${flavour}`, async () => {
       const { page, errors } = await openDiagnostics(browser);
-      const r = await runDiagnostics(page, flavour, 'fp32');
+      // WebGPU: prefill only, as for q4 below. Its greedy tokens are not compared (SwiftShader's kernels may round
+      // a near-tie otherwise), and decoding on WebGPU is run by the Synchrony lab's WebGPU test.
+      const r = await runDiagnostics(page, flavour, 'fp32', flavour === 'webgpu');
       console.info(
         `[runtime ${flavour}] fp32 max abs diff ${r.maxAbsDiff.toExponential(2)}, encode ${r.encodeDiff.toExponential(2)}, greedy equal ${r.greedyEqual}/${fixture.cases.length}, decode ${r.decodeTps.toFixed(1)} tok/s (${r.reason})`,
       );
