@@ -270,11 +270,13 @@ def law_lexicon(texts, min_count=3):
 
 def law_capitals(enc, texts, min_count=3):
     """UNLIKELY_LAW_CAPITALS: a 0/1 vector of the pieces that begin a capitalised word of the law's fixed phrases
-    ("Deal", "Thank", "Great", "We", "Hmm": the answers' capitalised words that their prompt lacks, seen at least
-    min_count times), with and without a space before it. The capitalised-piece rule of unlikely_masks bans every
-    capitalised piece that is not in the prompt, and so these too wherever the corpus's answer does not say them: at
-    weight 10 the model said "Deal" so seldom that every episode of a run ended the same way and the judge's scores
-    could not vary. Taking them out of the rule leaves it to ban names from nowhere only."""
+    (the answers' capitalised words that their prompt lacks, seen at least min_count times: on the phase-10 corpus
+    "Deal", "Great", "Hmm", "Maybe", "We", "You", "It", "Fine"), with and without a space before it. The
+    capitalised-piece rule of unlikely_masks bans every capitalised piece that is not in the prompt, and so these too
+    wherever the corpus's answer does not say them: at weight 10 the model said "Deal" so seldom that every episode
+    of a run ended the same way and the judge's scores could not vary. Taking them out of the rule leaves it to ban
+    names from nowhere. The cost: a word at a line's start may begin with a one-letter piece ("D|eal", "W|e"), which
+    is then spared for any word, so a name from nowhere that begins a line with D, F or W is no longer banned there."""
     counts = {}
     for prompt, answer in texts:
         have = set(WORD_RE.findall(prompt))
