@@ -38,7 +38,7 @@ function tinyScenarios() {
 
 /**
  * Three short episodes on the embedded model, on the flavour's backend. SwiftShader's WebGPU takes ~0.8 s per
- * forward pass, so that flavour generates fewer tokens per turn and runs the passive control in its one run.
+ * forward pass, so that flavour generates fewer tokens per turn, and only wasm runs the passive control.
  */
 function studyConfig(device: 'webgpu' | 'wasm') {
   const short = device === 'webgpu';
@@ -60,7 +60,9 @@ function studyConfig(device: 'webgpu' | 'wasm') {
     bothOrders: false,
     maxUtterancesPerAgent: short ? 4 : 3,
     maxNewTokens: short ? 6 : 24,
-    controls: { passiveReader: short },
+    // the passive reader re-encodes each episode's prompts: on SwiftShader that is slow, and the encode path on WebGPU
+    // is checked by test/browser/runtime.test.ts (a left-padded batch against the fixture), so wasm runs it here
+    controls: { passiveReader: false },
     runtime: { device, dtype: 'fp32' },
   });
   if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
@@ -80,7 +82,7 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
     await browser?.close();
   });
 
-  it('runs short episodes on the embedded model, shows the transcript and both heatmaps, runs the passive control, and exports', async () => {
+  it('runs short episodes on the embedded model, shows the transcript and both heatmaps, runs the passive control (wasm), and exports', async () => {
     const config = studyConfig(flavour);
     const episodes = flavour === 'webgpu' ? 3 : 6;
     const { page, errors } = await openPage(browser, encodeLinkFragment(synchronyLab, config));
@@ -120,8 +122,10 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
       // the dialogue is the same link, seed and backend: the transcripts repeat exactly
       expect(withPassive.parse).toEqual(real.parse);
     }
-    expect(withPassive.conditions.map((c) => c.condition)).toContain('passive');
-    await page.getByTestId('sync-compare').waitFor();
+    if (flavour === 'wasm') {
+      expect(withPassive.conditions.map((c) => c.condition)).toContain('passive');
+      await page.getByTestId('sync-compare').waitFor();
+    }
 
     const download = page.waitForEvent('download');
     await page.getByTestId('sync-export-jsonl').click();
