@@ -249,18 +249,21 @@ def word_masks(x, pl, lex, law_words, law_prefixes):
     return torch.stack(masks)
 
 
-def law_lexicon(texts, min_count=3):
-    """The words of the law's fixed phrases: in the answers of UNLIKELY_FORMATS, the words their prompt does not hold
-    (seen at least min_count times), with their variants, and every prefix of each."""
+def law_answer_words(texts, min_count=3):
+    """The law's own words: in the answers of UNLIKELY_FORMATS, the words their prompt does not hold, seen in at least
+    min_count answers (law_lexicon and law_capitals read them)."""
     counts = {}
     for prompt, answer in texts:
-        have = set(WORD_RE.findall(prompt))
-        for w in set(WORD_RE.findall(answer)) - have:
+        for w in set(WORD_RE.findall(answer)) - set(WORD_RE.findall(prompt)):
             counts[w] = counts.get(w, 0) + 1
+    return [w for w, n in counts.items() if n >= min_count]
+
+
+def law_lexicon(texts, min_count=3):
+    """The words of the law's fixed phrases (law_answer_words), with their variants, and every prefix of each."""
     words = set()
-    for w, n in counts.items():
-        if n >= min_count:
-            words |= word_variants(w)
+    for w in law_answer_words(texts, min_count):
+        words |= word_variants(w)
     prefixes = {}
     for v in words:
         for k in range(1, len(v) + 1):
@@ -277,15 +280,9 @@ def law_capitals(enc, texts, min_count=3):
     of a run ended the same way and the judge's scores could not vary. Taking them out of the rule leaves it to ban
     names from nowhere. The cost: a word at a line's start may begin with a one-letter piece ("D|eal", "W|e"), which
     is then spared for any word, so a name from nowhere that begins a line with D, F or W is no longer banned there."""
-    counts = {}
-    for prompt, answer in texts:
-        have = set(WORD_RE.findall(prompt))
-        for w in set(WORD_RE.findall(answer)) - have:
-            if w[:1].isupper():
-                counts[w] = counts.get(w, 0) + 1
     out = torch.zeros(max(enc.vocab.values()) + 1)
-    for w, n in counts.items():
-        if n >= min_count:
+    for w in law_answer_words(texts, min_count):
+        if w[:1].isupper():
             for v in (w, " " + w):
                 out[enc.encode(v)[0]] = 1.0
     return out
