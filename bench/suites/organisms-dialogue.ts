@@ -94,12 +94,14 @@ const suite: BenchSuite = {
     const all = listScenarios().map((s) => s.id);
     lines.push('', '### The whole lab, end to end', '');
     const presetDef = synchronyModule.presets[0];
-    const presetConfig = synchronyModule.definition.schema.parse(presetDef.config);
+    // The preset runs without the judge (a class waits for the synchrony figure); the bench adds it, to measure the
+    // judge's planted rule on the same episodes.
+    const presetConfig = synchronyModule.definition.schema.parse({ ...presetDef.config, judge: { enabled: true, model: MODEL } });
     const preset = await runStudy(
       { model: MODEL, seed: presetConfig.seed, scenarios: [], pairingsPerScenario: 1, episodeSeeds: [0], config: presetConfig },
       models,
     );
-    lines.push(...studyLines(`The Synchrony lab's default preset ("${presetDef.title}", its config as the home page runs it)`, preset));
+    lines.push(...studyLines(`The Synchrony lab's default preset ("${presetDef.title}", its config as the home page runs it, with the judge added)`, preset));
     // The library's scenarios after the preset's nine.
     const other = await runStudy({ model: MODEL, seed: 2, scenarios: all.slice(9, 21), pairingsPerScenario: 1, episodeSeeds: [0] }, models);
     lines.push(...studyLines('Twelve other scenarios of the library × both orders', other));

@@ -11,7 +11,7 @@ import type { SynchronyAnalysis } from '../../src/labs/synchrony/types';
 import { resultOf } from '../../src/core/runs/results';
 import { synchronyResults } from '../../src/labs/synchrony/results';
 
-/** Three scenarios with one-phrase bios, carried in the link: short prompts for SwiftShader's slow prefill. */
+/** A scenario with one-phrase bios, carried in the link: a short prompt for SwiftShader's slow prefill. */
 function tinyScenarios() {
   const persona = (id: string, name: string) => ({
     id,
@@ -33,12 +33,16 @@ function tinyScenarios() {
     relationship,
     pairings: [['ana', 'bea']],
   });
-  return { personas: [persona('ana', 'Ana'), persona('bea', 'Bea')], scenarios: [scenario('tiny-a', 0), scenario('tiny-b', 3), scenario('tiny-c', 5)] };
+  return { personas: [persona('ana', 'Ana'), persona('bea', 'Bea')], scenarios: [scenario('tiny-a', 0)] };
 }
 
 /**
- * Three short episodes on the embedded model, on the flavour's backend. SwiftShader's WebGPU takes ~0.8 s per
- * forward pass, so that flavour generates fewer tokens per turn, and only wasm runs the passive control.
+ * Short episodes on the embedded model, on the flavour's backend. SwiftShader's WebGPU, a software GPU, takes about
+ * 3 s to prefill one of these prompts and 1 s per new token (a turn of 6 tokens took 9 s here), so that flavour runs
+ * one episode of at most four turns of four tokens: enough to prove that a run, its states and its export work on
+ * WebGPU. The
+ * analysis and its heatmaps do not touch the GPU (the compute worker runs them the same way for both flavours), so
+ * they are checked on wasm's six episodes, as is the passive control.
  */
 function studyConfig(device: 'webgpu' | 'wasm') {
   const short = device === 'webgpu';
@@ -49,7 +53,7 @@ function studyConfig(device: 'webgpu' | 'wasm') {
     // wasm: 3 library scenarios × 2 seeds, so that each episode group holds two dialogues (a toy dialogue that ends
     // after a few turns leaves too few B→A samples for a grouped split otherwise)
     ...(short
-      ? { scenarios: ['tiny-a', 'tiny-b', 'tiny-c'], customScenarios: tinyScenarios() }
+      ? { scenarios: ['tiny-a'], customScenarios: tinyScenarios() }
       : {
           scenarios: listScenarios()
             .slice(0, 3)
@@ -58,8 +62,8 @@ function studyConfig(device: 'webgpu' | 'wasm') {
         }),
     pairingsPerScenario: 1,
     bothOrders: false,
-    maxUtterancesPerAgent: short ? 4 : 3,
-    maxNewTokens: short ? 6 : 24,
+    maxUtterancesPerAgent: short ? 2 : 3,
+    maxNewTokens: short ? 4 : 24,
     // the passive reader re-encodes each episode's prompts: on SwiftShader that is slow, and the encode path on WebGPU
     // is checked by test/browser/runtime.test.ts (a left-padded batch against the fixture), so wasm runs it here
     controls: { passiveReader: false },
@@ -82,9 +86,9 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
     await browser?.close();
   });
 
-  it('runs short episodes on the embedded model, shows the transcript and both heatmaps, runs the passive control (wasm), and exports', async () => {
+  it('runs short episodes on the embedded model, shows the transcript, both heatmaps and the passive control (wasm), and exports', async () => {
     const config = studyConfig(flavour);
-    const episodes = flavour === 'webgpu' ? 3 : 6;
+    const episodes = flavour === 'webgpu' ? 1 : 6;
     const { page, errors } = await openPage(browser, encodeLinkFragment(synchronyLab, config));
     await page.getByRole('heading', { name: 'Synchrony', level: 1 }).waitFor();
     const first = await runAndWait(page, episodes);
@@ -93,7 +97,7 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
     await transcript.waitFor();
     expect((await transcript.textContent())!.length).toBeGreaterThan(20);
     // both maps drawn over the 6 × 6 decoder layers of the embedded model
-    for (const id of ['sync-heatmap-ab', 'sync-heatmap-ba']) {
+    for (const id of flavour === 'wasm' ? ['sync-heatmap-ab', 'sync-heatmap-ba'] : []) {
       await page
         .locator(`[data-testid=${id}][data-rows="6"][data-cols="6"]`)
         .waitFor({ timeout: 60_000 })
@@ -105,7 +109,7 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
           throw new Error(`${(e as Error).message}; warnings: ${why}; transcript: ${await page.getByTestId('sync-transcript').textContent()}`);
         });
     }
-    await page.getByTestId('sync-r2').waitFor();
+    if (flavour === 'wasm') await page.getByTestId('sync-r2').waitFor();
     const real = await storedAnalysis(page, first.id!);
     expect(real.episodes).toBe(episodes);
     expect(real.conditions[0].condition).toBe('real');

@@ -40,8 +40,10 @@ export const synchronyModule = defineLabModule({
   description: {
     now: 'Two agents (the same or different models; the embedded toy model offline) play scenarios from a library of 40, every layer of both is recorded at every turn, and the A→B and B→A ridge maps and SyncR² ± SE fill in as episodes land, beside the passive-reader, lag and relationship controls. A judge can score each episode on the 7 SOTOPIA dimensions. With emotions on, each agent also writes a hidden feeling and action, and per-layer probes read the partner’s labels from an agent’s states. The ridge maps are shared out over a pool of workers, one per core.',
   },
-  // One click from the home page: the paper's key comparison (the partner against a passive reader, and later turns),
-  // with the judge, on the dialogue organism, whose replies were planted to carry it (models/organism-dialogue).
+  // One click from the home page: the paper's key comparison (the partner against a passive reader, and later turns)
+  // on the dialogue organism, whose replies were planted to carry it (models/organism-dialogue). Without the judge:
+  // its 36 verdicts took as long as the 18 episodes themselves (Node CPU: 95.6 s with it, 47.5 s without, the same
+  // SyncR²), and a class waits for the synchrony figure. The judge is one tick away in the settings.
   presets: [
     {
       id: 'partner-vs-reader',
@@ -58,7 +60,6 @@ export const synchronyModule = defineLabModule({
       config: {
         ...PRESET_EPISODES,
         controls: { passiveReader: true, byRelationship: true },
-        judge: { enabled: true, model: 'organism-dialogue' },
       },
     },
     {
