@@ -153,9 +153,11 @@ describe('sweeps on a real Redis (BullMQ)', () => {
     // A worker logs "stored" after Redis has the record: wait for the line to come through the pipe too.
     await until('worker B to log the re-run episode', () => new RegExp(`episode ${killedIn}/6 stored`).test(b.log()));
     if (process.env.SWEEP_TEST_LOG) console.log(`stored before the restart: ${beforeRestart}\n--- A\n${a.log()}\n--- B\n${b.log()}`);
-    // Every episode was stored exactly once: a killed worker's episode was run again by B and stored by B.
-    const storedLines = (a.log() + b.log()).match(/episode \d+\/6 stored \(/g) ?? [];
-    expect(storedLines).toHaveLength(6);
+    // No episode was stored twice, and the killed worker's episode was run again and stored by B. (A's last "stored"
+    // line can die with A in the pipe, after Redis has its record: so the lines are checked for repeats, not counted.)
+    const storedEpisodes = [...(a.log() + b.log()).matchAll(/episode (\d+)\/6 stored \(/g)].map((m) => m[1]);
+    expect(storedEpisodes.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(storedEpisodes).size).toBe(storedEpisodes.length);
     expect(b.log()).toMatch(new RegExp(`episode ${killedIn}/6 stored`));
 
     const out = join(work, 'collected');
