@@ -8,7 +8,18 @@ export default defineConfig({
     // ones. The browser project still runs its files one at a time (fileParallelism below).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', setupFiles: ['test/support/wasm-features.ts'] } },
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['test/support/wasm-features.ts'],
+          // The unit files share no state that a fresh module graph would reset: without isolation, the project took
+          // 45.6 s here against 75.9 s (most of it importing the same modules 77 times). The runtime files keep it:
+          // six of their tests (Node's wasm runtime, the hub download, the full disk) failed without it.
+          isolate: false,
+        },
+      },
       {
         test: {
           name: 'runtime',
