@@ -29,6 +29,9 @@ async function exportedJson(page: Page): Promise<{ nodes: { id: number; x: numbe
 }
 
 describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
+  // The simulation, the editor and the sweep run on the CPU in both flavours (the live panel uses the GPU only when
+  // asked: opinions-gpu.test.ts), so they run once, on wasm; the main-thread budgets, where rendering differs, in both.
+  const onceOnWasm = it.runIf(flavour === 'wasm');
   let browser: Browser;
   beforeAll(async () => {
     browser = await launch(flavour);
@@ -37,7 +40,7 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await browser?.close();
   });
 
-  it('the simulation plays (n(t) moves), pauses, and steps, with no console errors', async () => {
+  onceOnWasm('the simulation plays (n(t) moves), pauses, and steps, with no console errors', async () => {
     const { page, errors } = await openPage(
       browser,
       link((c) => (c.graph.side = 48)),
@@ -105,7 +108,7 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  it('the editor adds nodes and an edge by mouse, cycles its sign, undoes, and round-trips an export', async () => {
+  onceOnWasm('the editor adds nodes and an edge by mouse, cycles its sign, undoes, and round-trips an export', async () => {
     const { page, errors } = await openPage(browser, '#/opinions');
     const canvas = page.getByTestId('graph-canvas');
     await canvas.scrollIntoViewIfNeeded();
@@ -266,7 +269,7 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  it('a temperature sweep gives χ(𝒯) and a 𝒯_c near the lattice value', async () => {
+  onceOnWasm('a temperature sweep gives χ(𝒯) and a 𝒯_c near the lattice value', async () => {
     const { page, errors } = await openPage(
       browser,
       link((c) => {
