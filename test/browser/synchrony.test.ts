@@ -40,9 +40,8 @@ function tinyScenarios() {
  * Short episodes on the embedded model, on the flavour's backend. SwiftShader's WebGPU, a software GPU, takes about
  * 3 s to prefill one of these prompts and 1 s per new token (a turn of 6 tokens took 9 s here), so that flavour runs
  * one episode of at most four turns of four tokens: enough to prove that a run, its states and its export work on
- * WebGPU. The
- * analysis and its heatmaps do not touch the GPU (the compute worker runs them the same way for both flavours), so
- * they are checked on wasm's six episodes, as is the passive control.
+ * WebGPU. The analysis and its heatmaps do not touch the GPU (the compute worker runs them the same way for both
+ * flavours), so they are checked on wasm's six episodes, as is the passive control.
  */
 function studyConfig(device: 'webgpu' | 'wasm') {
   const short = device === 'webgpu';
@@ -113,6 +112,15 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
     const real = await storedAnalysis(page, first.id!);
     expect(real.episodes).toBe(episodes);
     expect(real.conditions[0].condition).toBe('real');
+    // every turn's states, all 7 layers of the embedded model (embeddings and 6 blocks), stored for each speaker
+    const shapes = await page.evaluate(() =>
+      (
+        window as unknown as { __socialMindsLab: { runController: { episodes: { tensors: Record<string, { shape: number[] }> }[] } } }
+      ).__socialMindsLab.runController.episodes.map((e) => Object.values(e.tensors).map((t) => t.shape)),
+    );
+    expect(shapes).toHaveLength(episodes);
+    for (const ep of shapes) for (const shape of ep) expect(shape.slice(1)).toEqual([7, expect.any(Number)]);
+    expect(shapes[0].reduce((n, shape) => n + shape[0], 0)).toBeGreaterThan(0);
     const meta = await page.evaluate(() => document.querySelector('[data-run-status]')?.textContent ?? '');
     expect(meta).toContain(flavour === 'webgpu' ? 'webgpu/fp32' : 'wasm/fp32');
 
