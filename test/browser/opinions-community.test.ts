@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baseUrl, launch, openPage, waitFor } from './setup/browser';
+import { controllerEpisodes } from './setup/runs';
 import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
 
@@ -97,12 +98,7 @@ describe('opinions community run in Chromium (wasm)', () => {
         const text = el?.querySelector('[role=progressbar]')?.getAttribute('aria-label') ?? '';
         return { status: el?.getAttribute('data-run-status') ?? null, done: Number(/^(\d+)/.exec(text)?.[1] ?? 0) };
       });
-    const records = (page: Page) =>
-      page.evaluate(() => {
-        const rc = (window as unknown as { __socialMindsLab: { runController: { episodes: { index: number; records: Record<string, unknown>[] }[] } } })
-          .__socialMindsLab.runController;
-        return JSON.stringify(rc.episodes.map((e) => [e.index, e.records.map((r) => ({ ...r, seconds: 0 }))]));
-      });
+    const records = async (page: Page) => JSON.stringify((await controllerEpisodes(page)).map((e) => [e.index, e.records.map((r) => ({ ...r, seconds: 0 }))]));
 
     const { page, errors } = await openPage(browser, link);
     await page.getByRole('button', { name: /^Run \(5 episodes\)/ }).click();

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FLAVOURS, launch, openPage, textOf, waitFor } from './setup/browser';
+import { FLAVOURS, launch, onceOnWasm, openPage, textOf, waitFor } from './setup/browser';
 import { opinionsLink } from './setup/opinions';
 import { expectSmooth, watchLongTasks } from './setup/smoothness';
 
@@ -31,7 +31,7 @@ async function exportedJson(page: Page): Promise<{ nodes: { id: number; x: numbe
 describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
   // The simulation, the editor and the sweep run on the CPU in both flavours (the live panel uses the GPU only when
   // asked: opinions-gpu.test.ts), so they run once, on wasm; the main-thread budgets, where rendering differs, in both.
-  const onceOnWasm = it.runIf(flavour === 'wasm');
+  const once = onceOnWasm(flavour);
   let browser: Browser;
   beforeAll(async () => {
     browser = await launch(flavour);
@@ -40,7 +40,7 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await browser?.close();
   });
 
-  onceOnWasm('the simulation plays (n(t) moves), pauses, and steps, with no console errors', async () => {
+  once('the simulation plays (n(t) moves), pauses, and steps, with no console errors', async () => {
     const { page, errors } = await openPage(
       browser,
       link((c) => (c.graph.side = 48)),
@@ -108,7 +108,7 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  onceOnWasm('the editor adds nodes and an edge by mouse, cycles its sign, undoes, and round-trips an export', async () => {
+  once('the editor adds nodes and an edge by mouse, cycles its sign, undoes, and round-trips an export', async () => {
     const { page, errors } = await openPage(browser, '#/opinions');
     const canvas = page.getByTestId('graph-canvas');
     await canvas.scrollIntoViewIfNeeded();
@@ -269,7 +269,7 @@ describe.each(FLAVOURS)('opinions lab in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  onceOnWasm('a temperature sweep gives χ(𝒯) and a 𝒯_c near the lattice value', async () => {
+  once('a temperature sweep gives χ(𝒯) and a 𝒯_c near the lattice value', async () => {
     const { page, errors } = await openPage(
       browser,
       link((c) => {

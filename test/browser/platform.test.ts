@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { FLAVOURS, baseUrl, launch, openPage, waitFor } from './setup/browser';
+import { FLAVOURS, baseUrl, launch, onceOnWasm, openPage, waitFor } from './setup/browser';
+import { controllerEpisodes } from './setup/runs';
 import { hostileLinks } from '../fixtures/hostile-links';
 import { defaultConfig, encodeLinkFragment } from '../../src/core/config';
 import { opinionsLab } from '../../src/labs/opinions/config';
@@ -29,7 +30,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
   // Keyboard, routes and links do not touch a model or the GPU, nor do the runs of the reliability tests below (an
   // Opinions lattice, simulated in the compute worker; only the live panel may use the GPU): both flavours would run
   // exactly the same code, so these run once, on wasm, to keep the suite short.
-  const onceOnWasm = it.runIf(flavour === 'wasm');
+  const once = onceOnWasm(flavour);
   let browser: Browser;
   beforeAll(async () => {
     browser = await launch(flavour);
@@ -51,7 +52,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  onceOnWasm('is usable from the keyboard: Tab reaches the lab links and Enter opens one', async () => {
+  once('is usable from the keyboard: Tab reaches the lab links and Enter opens one', async () => {
     const { page } = await openPage(browser, '#/');
     await page.getByRole('heading', { name: 'Social Minds Lab', level: 1 }).waitFor();
     let focused = '';
@@ -65,7 +66,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  onceOnWasm('every lab route opens, and an unknown one says so', async () => {
+  once('every lab route opens, and an unknown one says so', async () => {
     const { page, errors } = await openPage(browser, '#/');
     for (const def of LABS) {
       await page.goto(`${baseUrl()}#/${def.name}`);
@@ -80,7 +81,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  onceOnWasm('a link round-trips: an edited config reopens exactly in a fresh page', async () => {
+  once('a link round-trips: an edited config reopens exactly in a fresh page', async () => {
     const { page } = await openPage(browser, '#/opinions');
     await page.getByLabel('Side').fill('23');
     await page.getByLabel('Side').press('Tab');
@@ -99,7 +100,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  onceOnWasm('refuses every hostile link with a message, and nothing from it runs', async () => {
+  once('refuses every hostile link with a message, and nothing from it runs', async () => {
     const { page, errors } = await openPage(browser, '#/');
     for (const { name, fragment } of hostileLinks()) {
       await page.goto(`${baseUrl()}${fragment}`);
@@ -119,7 +120,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  onceOnWasm('a run survives a reload and resumes from its last stored episode', async () => {
+  once('a run survives a reload and resumes from its last stored episode', async () => {
     const { page, errors } = await openPage(browser, slowRunLink(6, 1500));
     await page.getByRole('button', { name: /^Run \(6 episodes\)/ }).click();
     await waitFor(page, async () => (await runStatus(page)).done >= 1);
@@ -140,7 +141,7 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     await page.context().close();
   });
 
-  onceOnWasm('a crashed, then a killed, compute worker is detected, restarted, and the run completes with every episode once', async () => {
+  once('a crashed, then a killed, compute worker is detected, restarted, and the run completes with every episode once', async () => {
     const { page } = await openPage(browser, slowRunLink(4, 3000));
     await page.getByRole('button', { name: /^Run \(4 episodes\)/ }).click();
     await waitFor(page, async () => (await runStatus(page)).done >= 1);
@@ -158,16 +159,12 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
       .waitFor({ timeout: 30_000 });
     await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
     expect((await runStatus(page)).done).toBe(4);
-    const indices = await page.evaluate(() =>
-      (window as unknown as { __socialMindsLab: { runController: { episodes: { index: number }[] } } }).__socialMindsLab.runController.episodes.map(
-        (e) => e.index,
-      ),
-    );
+    const indices = (await controllerEpisodes(page)).map((e) => e.index);
     expect(indices).toEqual([0, 1, 2, 3]);
     await page.context().close();
   });
 
-  onceOnWasm('storage that fills mid-run stops the run with a clear message, keeps every stored episode, and resumes', async () => {
+  once('storage that fills mid-run stops the run with a clear message, keeps every stored episode, and resumes', async () => {
     const { page, errors } = await openPage(browser, slowRunLink(4, 1500));
     await page.getByRole('button', { name: /^Run \(4 episodes\)/ }).click();
     await waitFor(page, async () => (await runStatus(page)).done >= 1);
@@ -193,17 +190,13 @@ describe.each(FLAVOURS)('platform in Chromium (%s)', (flavour) => {
     expect(storedBefore).toBeGreaterThanOrEqual(1);
     await row.getByRole('button', { name: 'Resume' }).click();
     await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);
-    const indices = await page.evaluate(() =>
-      (window as unknown as { __socialMindsLab: { runController: { episodes: { index: number }[] } } }).__socialMindsLab.runController.episodes.map(
-        (e) => e.index,
-      ),
-    );
+    const indices = (await controllerEpisodes(page)).map((e) => e.index);
     expect(indices).toEqual([0, 1, 2, 3]);
     expect(errors).toEqual([]);
     await page.context().close();
   });
 
-  onceOnWasm('a record damaged in storage is named on export, and Repair runs it again to the same numbers', async () => {
+  once('a record damaged in storage is named on export, and Repair runs it again to the same numbers', async () => {
     const { page, errors } = await openPage(browser, slowRunLink(3, 200));
     await page.getByRole('button', { name: /^Run \(3 episodes\)/ }).click();
     await waitFor(page, async () => (await runStatus(page)).status === 'done', 120_000);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { FLAVOURS, launch, openPage, waitFor } from './setup/browser';
-import { runAndWait, runState, storedResult } from './setup/runs';
+import { FLAVOURS, launch, onceOnWasm, openPage, waitFor } from './setup/browser';
+import { controllerEpisodes, runAndWait, runState, storedResult } from './setup/runs';
 import { encodeLinkFragment } from '../../src/core/config';
 import { validateConfig } from '../../src/core/config/validate';
 import { synchronyLab } from '../../src/labs/synchrony/config';
@@ -113,11 +113,7 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
     expect(real.episodes).toBe(episodes);
     expect(real.conditions[0].condition).toBe('real');
     // every turn's states, all 7 layers of the embedded model (embeddings and 6 blocks), stored for each speaker
-    const shapes = await page.evaluate(() =>
-      (
-        window as unknown as { __socialMindsLab: { runController: { episodes: { tensors: Record<string, { shape: number[] }> }[] } } }
-      ).__socialMindsLab.runController.episodes.map((e) => Object.values(e.tensors).map((t) => t.shape)),
-    );
+    const shapes = (await controllerEpisodes(page)).map((e) => Object.values(e.shapes));
     expect(shapes).toHaveLength(episodes);
     for (const ep of shapes) for (const shape of ep) expect(shape.slice(1)).toEqual([7, expect.any(Number)]);
     expect(shapes[0].reduce((n, shape) => n + shape[0], 0)).toBeGreaterThan(0);
@@ -153,7 +149,7 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
 
   // The model worker is killed mid-run the way a browser kills one (for memory, say): no event, it just stops. The
   // page must notice, load the model again, rerun the episode under way, and end with exactly the uninterrupted run.
-  it.runIf(flavour === 'wasm')(
+  onceOnWasm(flavour)(
     'the headless run of the same link on wasm gives the same transcripts and SyncR², even with the model worker killed mid-run',
     async () => {
       const config = studyConfig('wasm');
@@ -175,11 +171,7 @@ describe.each(FLAVOURS)('Synchrony lab in Chromium (%s)', (flavour) => {
         expect(await page.getByTestId('run-lanes').textContent()).toMatch(/\d episodes at a time/);
       }
       const inBrowser = await storedAnalysis(page, state.id!);
-      const browserTurns = await page.evaluate(() =>
-        (
-          window as unknown as { __socialMindsLab: { runController: { episodes: { records: { kind: string; text?: string }[] }[] } } }
-        ).__socialMindsLab.runController.episodes.map((e) => e.records.filter((r) => r.kind === 'turn').map((r) => r.text)),
-      );
+      const browserTurns = (await controllerEpisodes(page)).map((e) => e.records.filter((r) => r.kind === 'turn').map((r) => r.text));
       await page.context().close();
 
       const { loadRunModels } = await import('../../cli/run-models');

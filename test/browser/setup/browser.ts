@@ -1,5 +1,5 @@
 import { chromium, type Browser, type Page, type ConsoleMessage } from 'playwright-core';
-import { inject } from 'vitest';
+import { inject, it } from 'vitest';
 
 import { BASE_FLAGS, CHROMIUM, WEBGPU_FLAGS } from './chromium';
 
@@ -8,6 +8,9 @@ export { CHROMIUM };
 export type Flavour = 'webgpu' | 'wasm';
 /** Browser tests run once per flavour: with --enable-unsafe-webgpu (SwiftShader) and without. */
 export const FLAVOURS: Flavour[] = ['webgpu', 'wasm'];
+
+/** `it`, for a test inside a per-flavour block whose code does not depend on the flavour: it runs once, on wasm. */
+export const onceOnWasm = (flavour: Flavour) => it.runIf(flavour === 'wasm');
 
 export async function launch(flavour: Flavour): Promise<Browser> {
   const args = flavour === 'webgpu' ? [...BASE_FLAGS, ...WEBGPU_FLAGS, '--use-angle=swiftshader'] : BASE_FLAGS;

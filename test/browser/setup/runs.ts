@@ -46,3 +46,25 @@ export async function storedResult<T>(page: Page, runId: string, name: string): 
   );
   return results.find((r) => r.name === name)!.value as T;
 }
+
+/** One episode of the page's run controller, as the app's debug hook holds it: its tensors by shape only. */
+export interface ControllerEpisode {
+  index: number;
+  records: Array<Record<string, unknown> & { kind?: string; text?: string }>;
+  /** Each tensor's shape by name (its data stays in the page: a run's states are megabytes). */
+  shapes: Record<string, number[]>;
+}
+
+/** The episodes the page's run controller holds now (the app's debug hook `__socialMindsLab.runController`). */
+export async function controllerEpisodes(page: Page): Promise<ControllerEpisode[]> {
+  return page.evaluate(() => {
+    type Hook = {
+      __socialMindsLab: { runController: { episodes: { index: number; records: Record<string, unknown>[]; tensors: Record<string, { shape: number[] }> }[] } };
+    };
+    return (window as unknown as Hook).__socialMindsLab.runController.episodes.map((e) => ({
+      index: e.index,
+      records: e.records,
+      shapes: Object.fromEntries(Object.entries(e.tensors).map(([name, t]) => [name, t.shape])),
+    }));
+  });
+}
