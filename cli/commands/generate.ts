@@ -39,7 +39,8 @@ export const generateCommand: CliCommand = {
       const r = await rt.generate({
         ...(values.chat ? { messages: [{ role: 'user' as const, content: prompt }] } : { prompt }),
         temperature,
-        topP: num('top-p', 1),
+        // Without --top-p, the model's own (generation_config.json top_p, else 1), as transformers samples it.
+        ...(values['top-p'] === undefined ? {} : { topP: num('top-p', 1) }),
         maxNewTokens: num('max-new-tokens', 64),
         seed,
       });
@@ -51,6 +52,7 @@ export const generateCommand: CliCommand = {
             dtype: info.dtype,
             seed,
             temperature,
+            topP: values['top-p'] === undefined ? info.topP : num('top-p', 1),
             text: r.text,
             tokens: r.tokens,
             finishReason: r.finishReason,

@@ -11,6 +11,7 @@ import { chooseBackend, type GpuInfo } from './choose';
 import { tokenizerId } from './tokenizer-id';
 import { applyBitmask, GrammarSession } from './grammar';
 import { now, PLAIN_STEP, readTensor, seededSampler, tapPrefill } from './generation';
+import { ConversationCaches } from './kv-reuse';
 import { sampleFromPrefills, shareOneBatch, type PromptSamples, type SampleHost } from './samples';
 import { createTapFetch, type FetchLike, type TapFetch, type TapFetchOptions } from './tap-fetch';
 import { hubEndpoint } from './hub';
@@ -160,6 +161,7 @@ export class ModelRuntime implements ModelApi {
   /** XGrammar's view of this model's tokenizer, made on the first constrained reply. */
   private grammars: Promise<GrammarSession> | null = null;
   private conversations = new Map<string, ChatMessage[]>();
+  private caches: ConversationCaches | null = null;
   private cancelled = false;
   private busy: Promise<unknown> = Promise.resolve();
 
@@ -249,6 +251,7 @@ export class ModelRuntime implements ModelApi {
       const gen = m.generation_config ?? {};
       const eos = gen.eos_token_id ?? config.eos_token_id;
       for (const id of [eos].flat()) if (typeof id === 'number') this.eosIds.add(id);
+      const topP = typeof gen.top_p === 'number' && gen.top_p > 0 && gen.top_p <= 1 ? gen.top_p : 1;
       if (tokenizer.pad_token_id == null && this.eosIds.size) tokenizer.pad_token_id = [...this.eosIds][0];
       const warnings = [...resolved.warnings];
       if (plans[0] && resolved.entry?.tapStyle && resolved.entry.tapStyle !== 'auto' && !plans[0].styles.includes(resolved.entry.tapStyle)) {
@@ -261,6 +264,7 @@ export class ModelRuntime implements ModelApi {
         reason: choice.backend === 'wasm' ? `${choice.reason}; ${wasmThreadsNote(tf)}` : choice.reason,
         numLayers,
         hiddenSize,
+        topP,
         tokenizer: tokenizerId(tokenizer.get_vocab()),
         ...(Number.isInteger(text.vocab_size) ? { vocabSize: text.vocab_size as number } : {}),
         ...(Number.isInteger(contextLength) && (contextLength as number) > 0 ? { contextLength: contextLength as number } : {}),
@@ -327,7 +331,11 @@ export class ModelRuntime implements ModelApi {
       const { info } = this.need();
       const greedy = (o: GenerateOptions) => !((o.temperature ?? 0) > 0);
       // Every seed of a greedy request gives the same reply: decode it once.
-      const asked = requests.map((r) => ({ ids: this.tokenize(r.options), options: r.options, seeds: greedy(r.options) ? r.seeds.slice(0, 1) : r.seeds }));
+      const asked = requests.map((r) => ({
+        ids: this.tokenize(r.options),
+        options: { ...r.options, topP: r.options.topP ?? info.topP },
+        seeds: greedy(r.options) ? r.seeds.slice(0, 1) : r.seeds,
+      }));
       const room = (ids: number[]) => (info.contextLength === undefined ? Infinity : info.contextLength - ids.length);
       const budget = Math.max(0, ...asked.map((a) => a.options.maxNewTokens ?? 64));
       // The batch copies KV caches row by row, which needs them in host memory: not on WebGPU.
@@ -413,7 +421,7 @@ export class ModelRuntime implements ModelApi {
     );
     const temperature = options.temperature ?? 0;
     const rng = createRng(options.seed ?? 0);
-    const params = { temperature, topP: options.topP ?? 1 };
+    const params = { temperature, topP: options.topP ?? info.topP };
     class GrammarMask extends tf.LogitsProcessor {
       _call(_ids: unknown, logits: TF) {
         if (allowed) applyBitmask(logits.data as Float32Array, allowed);
@@ -451,9 +459,14 @@ export class ModelRuntime implements ModelApi {
       }
     }
     const t0 = now();
+    const key = options.cacheKey;
+    const caches = (this.caches ??= new ConversationCaches(tf));
+    // The full prompt goes in either way: from a kept cache, transformers.js feeds only the tokens past its length.
+    const reuse = key === undefined ? null : await caches.take(key, ids);
     let sequences: TF;
+    let kept: TF = null;
     try {
-      sequences = await m.generate({
+      const out = await m.generate({
         input_ids,
         attention_mask,
         max_new_tokens: maxNewTokens,
@@ -461,7 +474,14 @@ export class ModelRuntime implements ModelApi {
         // The mask first, so that sampling (or the greedy pick) only sees tokens the grammar allows.
         logits_processor: [...(matcher ? [new GrammarMask()] : []), ...(temperature > 0 ? [seededSampler(tf, params, () => rng)] : [])],
         stopping_criteria: [new Stopper()],
+        // With a key, the cache comes back with the reply, to be kept for this conversation's next call.
+        ...(key === undefined ? {} : { return_dict_in_generate: true, ...(reuse ? { past_key_values: reuse.cache } : {}) }),
       });
+      sequences = key === undefined ? out : out.sequences;
+      kept = key === undefined ? null : out.past_key_values;
+    } catch (e) {
+      await reuse?.cache.dispose();
+      throw e;
     } finally {
       tap.restore();
     }
@@ -469,6 +489,12 @@ export class ModelRuntime implements ModelApi {
     const totalMs = now() - t0;
     const all = Array.from(sequences.data as BigInt64Array, Number);
     sequences.dispose?.();
+    if (key !== undefined) {
+      // A cancelled reply may stop anywhere: its conversation starts afresh next time.
+      if (isCancelled()) await kept?.dispose();
+      else await caches.keep(key, all, kept);
+    }
+    const reusedTokens = reuse?.reused ?? 0;
     let tokens = all.slice(promptLen);
     const visible = tokens.filter((t) => !this.eosIds.has(t));
     let text: string = visible.length ? tok.decode(visible, { skip_special_tokens: true }) : '';
@@ -495,7 +521,8 @@ export class ModelRuntime implements ModelApi {
         prefillMs,
         decodeMs,
         totalMs,
-        prefillTokensPerSecond: prefillMs > 0 ? promptLen / (prefillMs / 1000) : 0,
+        ...(reusedTokens ? { reusedTokens } : {}),
+        prefillTokensPerSecond: prefillMs > 0 ? (promptLen - reusedTokens) / (prefillMs / 1000) : 0,
         decodeTokensPerSecond: decodeMs > 0 && tokens.length > 1 ? (tokens.length - 1) / (decodeMs / 1000) : 0,
       },
     };
@@ -560,6 +587,20 @@ export class ModelRuntime implements ModelApi {
       const empty = rows.findIndex((r) => r.length === 0);
       if (empty >= 0) throw new Error(`encode(): prompt ${empty} is empty (no tokens).`);
       const data = new Float32Array(prompts.length * L1 * H);
+      const room = (r: number[]) => info.contextLength === undefined || r.length < info.contextLength;
+      if (options.cacheKey !== undefined && rows.every(room)) {
+        // One prefill each (the one token it then picks is thrown away), continuing from the previous prompt's cache.
+        for (const [i, p] of prompts.entries()) {
+          const r = await this.generateNow({
+            ...(options.chatTemplate ? { messages: [{ role: 'user', content: p }], addGenerationPrompt: options.addGenerationPrompt ?? true } : { prompt: p }),
+            maxNewTokens: 1,
+            cacheKey: options.cacheKey,
+          });
+          if (!r.prefillStates) throw new Error('encode() needs the hidden-state taps: load the model with taps enabled.');
+          data.set(r.prefillStates, i * L1 * H);
+        }
+        return { data, shape: [prompts.length, L1, H] as [number, number, number], lengths: rows.map((r) => r.length) };
+      }
       const batch = Math.max(1, options.batchSize ?? 8);
       for (let start = 0; start < rows.length; start += batch) {
         const chunk = rows.slice(start, start + batch);
@@ -619,6 +660,8 @@ export class ModelRuntime implements ModelApi {
     this.model = null;
     this.loaded = null;
     this.conversations.clear();
+    await this.caches?.forget();
+    this.caches = null;
     await m?.dispose?.();
   }
 }

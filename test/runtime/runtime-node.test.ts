@@ -148,6 +148,49 @@ describe('Node runtime, cpu fp32, embedded model', () => {
     await expect(rt.encode(['ok', ''])).rejects.toThrow(/prompt 1 is empty/);
   });
 
+  it("a conversation's kept KV cache gives the fresh prefill's states and tokens, reading only the new part", async () => {
+    const context = fixture.cases.find((c) => c.kind === 'plain')!.text;
+    const turn1 = { messages: [{ role: 'user' as const, content: `${context}\nTurn 1: Ines said: Hello Odo.` }], maxNewTokens: 8 };
+    const turn2 = { messages: [{ role: 'user' as const, content: `${turn1.messages[0].content}\nTurn 2: Odo said: Hi Ines, how much?` }], maxNewTokens: 8 };
+    const fresh = await rt.generate(turn2);
+    const first = await rt.generate({ ...turn1, cacheKey: 'ines' });
+    expect(first.timing.reusedTokens).toBeUndefined();
+    const again = await rt.generate({ ...turn2, cacheKey: 'ines' });
+    // The shared part: the first prompt's tokens up to where the two prompts part (the template's end of turn).
+    const ids1 = rt.tokenize(turn1);
+    const ids2 = rt.tokenize(turn2);
+    let shared = 0;
+    while (ids1[shared] === ids2[shared]) shared++;
+    expect(shared).toBeGreaterThan(16);
+    expect(again.timing.reusedTokens).toBe(shared);
+    expect(again.promptTokens).toEqual(fresh.promptTokens);
+    expect(maxAbsDiff(again.prefillStates!, [Array.from(fresh.prefillStates!)])).toBeLessThanOrEqual(1e-4);
+    expect(again.tokens).toEqual(fresh.tokens);
+    // Another key, or none, reads the whole prompt.
+    expect((await rt.generate({ ...turn2, cacheKey: 'odo' })).timing.reusedTokens).toBeUndefined();
+    expect((await rt.generate(turn2)).timing.reusedTokens).toBeUndefined();
+    // A prompt that shares almost nothing with the kept one starts afresh; a cancelled call leaves nothing kept.
+    expect((await rt.generate({ prompt: 'Something else entirely.', maxNewTokens: 2, cacheKey: 'ines' })).timing.reusedTokens).toBeUndefined();
+    await rt.generate({ ...turn1, cacheKey: 'ines' });
+    let calls = 0;
+    const stopped = await rt.generate({ ...turn2, temperature: 1, seed: 1, maxNewTokens: 40, cacheKey: 'ines' }, () => {
+      if (++calls === 2) void rt.cancel();
+    });
+    expect(stopped.finishReason).toBe('cancelled');
+    expect((await rt.generate({ ...turn2, cacheKey: 'ines' })).timing.reusedTokens).toBeUndefined();
+  });
+
+  it('encode() with a cache key reads a growing conversation turn by turn, to the batch states', async () => {
+    const context = fixture.cases.find((c) => c.kind === 'plain')!.text;
+    const lines = ['Turn 1: Ines said: Hello Odo.', 'Turn 2: Odo said: Hi Ines, how much?', 'Turn 3: Ines said: Forty euros.'];
+    const prompts = lines.map((_, i) => [context, ...lines.slice(0, i + 1)].join('\n'));
+    const batch = await rt.encode(prompts, { chatTemplate: true });
+    const cached = await rt.encode(prompts, { chatTemplate: true, cacheKey: 'reader' });
+    expect(cached.shape).toEqual(batch.shape);
+    expect(cached.lengths).toEqual(batch.lengths);
+    expect(maxAbsDiff(cached.data, [Array.from(batch.data)])).toBeLessThanOrEqual(1e-4);
+  });
+
   it('keeps a conversation per agent', async () => {
     await rt.chat('alice', 'Hello!', { maxNewTokens: 4 });
     const alice = await rt.getConversation('alice');

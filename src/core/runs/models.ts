@@ -18,6 +18,8 @@ export interface RunnerGenerateOptions {
   seed?: number | string;
   /** Constrained decoding: an EBNF grammar the reply must follow (src/core/prompts/grammars.ts); hosts that cannot refuse it. */
   grammar?: string;
+  /** One side of a conversation whose KV cache the runtime keeps for its next call (src/runtime/types.ts GenerateOptions). */
+  cacheKey?: string;
 }
 
 export interface RunnerGenerateResult {
@@ -53,8 +55,12 @@ export interface RunnerModel {
    * (`sampleEach`).
    */
   generateSamples?(requests: readonly RunnerSampleRequest[]): Promise<RunnerGenerateResult[][]>;
-  /** Each prompt as one user message in the chat template when `chatTemplate`; states at the last token. */
-  encode(prompts: string[], options?: { chatTemplate?: boolean; addGenerationPrompt?: boolean; batchSize?: number }): Promise<RunnerEncodeResult>;
+  /**
+   * Each prompt as one user message in the chat template when `chatTemplate`; states at the last token. With
+   * `cacheKey`, the prompts are read one after another, each from the KV cache of the one before where they begin
+   * alike (a passive reader's prompts are one conversation growing).
+   */
+  encode(prompts: string[], options?: { chatTemplate?: boolean; addGenerationPrompt?: boolean; batchSize?: number; cacheKey?: string }): Promise<RunnerEncodeResult>;
   /** Stops a generate() in flight at its next token. */
   cancel(): Promise<void>;
   /**

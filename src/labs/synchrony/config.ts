@@ -42,7 +42,12 @@ export const synchronyLab = defineLab({
     maxUtterancesPerAgent: z.number().int().min(1).max(8).default(8),
     temperature: z.number().min(0).max(2).default(0.7),
     maxNewTokens: z.number().int().min(4).max(300).default(48),
-    topP: z.number().gt(0).max(1).default(1),
+    topP: z
+      .number()
+      .gt(0)
+      .max(1)
+      .optional()
+      .describe("Nucleus sampling mass; empty: the model's own (its generation_config.json top_p, else 1), as transformers samples it"),
     analysis: group({
       alphaMode: z
         .enum(['cv', 'fixed'])

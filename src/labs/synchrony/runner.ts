@@ -53,12 +53,20 @@ function turnSeed(config: SynchronyConfig, item: QueueItem, index: number, turn:
   return hashSeed(`${config.seed}/sync/${item.seed}/${index}/${turn}`);
 }
 
+/**
+ * Numbers each episode this page (or process) runs, so that the KV caches kept for its agents and its passive reader
+ * (GenerateOptions.cacheKey) are never another episode's: each starts from empty ones, and its numbers do not depend
+ * on what ran before.
+ */
+let episodesRun = 0;
+
 async function runDialogue(
   config: SynchronyConfig,
   item: QueueItem,
   ep: SynchronyEpisode,
   models: { A: RunnerModel; B: RunnerModel },
   ctx: EpisodeContext,
+  cachePrefix: string,
 ): Promise<{ turns: TurnRecord[]; taken: TurnState[]; contextFullAt: number | null }> {
   const names = ep.agents.map((a) => a.persona.name);
   const history: Utterance[] = [];
@@ -66,6 +74,7 @@ async function runDialogue(
   const taken: TurnState[] = [];
   const maxTurns = 2 * config.maxUtterancesPerAgent;
   let role = item.first;
+  // Each agent's next prompt repeats its last one with two turns added: the runtime keeps each agent's KV cache.
   for (let turn = 0; turn < maxTurns; turn++, role = other(role)) {
     throwIfAborted(ctx.signal);
     const agent = roleAgent(role);
@@ -79,6 +88,7 @@ async function runDialogue(
         topP: config.topP,
         ...turnLimits(config.maxNewTokens, hiddenLine),
         seed: turnSeed(config, item, ctx.index, turn),
+        cacheKey: `${cachePrefix}-${role}`,
       });
     } catch (e) {
       // A conversation longer than the model can read ends there; the turns so far are kept (and the run goes on).
@@ -116,13 +126,14 @@ async function runDialogue(
   return { turns, taken, contextFullAt: null };
 }
 
-async function passiveStates(ep: SynchronyEpisode, taken: TurnState[], role: Role, model: RunnerModel): Promise<Float32Array> {
+async function passiveStates(ep: SynchronyEpisode, taken: TurnState[], role: Role, model: RunnerModel, cachePrefix: string): Promise<Float32Array> {
   const names = new Set(ep.agents.map((a) => a.persona.name));
   const reader = READERS.find((n) => !names.has(n)) ?? 'A reader';
   const mine = taken.filter((t) => t.role === role);
   if (!mine.length) return new Float32Array(0);
   const prompts = mine.map((t) => buildPassiveReaderPrompt(ep, roleAgent(role), t.history, reader)[0].content);
-  const enc = await model.encode(prompts, { chatTemplate: true, addGenerationPrompt: true });
+  // The reader's prompts are one dialogue growing: each is read from the cache of the one before.
+  const enc = await model.encode(prompts, { chatTemplate: true, addGenerationPrompt: true, cacheKey: `${cachePrefix}-reader-${role}` });
   return enc.data;
 }
 
@@ -199,7 +210,8 @@ export function createSynchronyRunner(source: ScenarioSource): LabRunner<Synchro
       if (!item) throw new Error(`episode ${ctx.index} is outside this run's queue`);
       const { episode: ep, title } = source.episode(config, item.scenarioId, item.pairing);
       const pair = { A: models.get(item.modelA), B: models.get(item.modelB) };
-      const { turns, taken, contextFullAt } = await runDialogue(config, item, ep, pair, ctx);
+      const cachePrefix = `synchrony-${++episodesRun}`;
+      const { turns, taken, contextFullAt } = await runDialogue(config, item, ep, pair, ctx, cachePrefix);
       const records: SynchronyRecord[] = [
         {
           kind: 'meta',
@@ -228,7 +240,7 @@ export function createSynchronyRunner(source: ScenarioSource): LabRunner<Synchro
         tensors[STATE_TENSORS[role]] = { dtype: 'F32', shape: [rows.length, L1, H], data: stack(rows, L1, H) };
         if (config.controls.passiveReader && rows.length) {
           ctx.progress(1, `Passive reader: re-encoding ${m.id}'s ${rows.length} prompts`);
-          const data = await passiveStates(ep, taken, role, m);
+          const data = await passiveStates(ep, taken, role, m, cachePrefix);
           tensors[PASSIVE_TENSORS[role]] = { dtype: 'F32', shape: [rows.length, L1, H], data };
         }
       }
