@@ -60,7 +60,10 @@ export interface RunnerModel {
    * `cacheKey`, the prompts are read one after another, each from the KV cache of the one before where they begin
    * alike (a passive reader's prompts are one conversation growing).
    */
-  encode(prompts: string[], options?: { chatTemplate?: boolean; addGenerationPrompt?: boolean; batchSize?: number; cacheKey?: string }): Promise<RunnerEncodeResult>;
+  encode(
+    prompts: string[],
+    options?: { chatTemplate?: boolean; addGenerationPrompt?: boolean; batchSize?: number; cacheKey?: string },
+  ): Promise<RunnerEncodeResult>;
   /** Stops a generate() in flight at its next token. */
   cancel(): Promise<void>;
   /**
