@@ -69,6 +69,23 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
     expect(b.usesPartnerName / Math.max(1, b.namedProbes)).toBeLessThan(0.3);
   });
 
+  // The model card's sampling: its generation_config.json asks for top-p 0.9, which a call without topP gets.
+  it('samples at its own top-p (0.9) unless a call sets another', async () => {
+    expect((await rt.info())?.topP).toBe(0.9);
+    const prompt = {
+      messages: [{ role: 'user' as const, content: 'Ines Moro wants to sell a lamp to Odo Vantel. Say one line to Odo.' }],
+      temperature: 0.7,
+      maxNewTokens: 24,
+    };
+    let differs = 0;
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const own = await rt.generate({ ...prompt, seed });
+      expect((await rt.generate({ ...prompt, seed, topP: 0.9 })).tokens).toEqual(own.tokens);
+      if ((await rt.generate({ ...prompt, seed, topP: 1 })).tokens.join() !== own.tokens.join()) differs++;
+    }
+    expect(differs).toBeGreaterThan(0);
+  });
+
   // The hidden "Feeling: …; Action: …" line of the lab's emotion decoding. The build measured 54 of 58 held-out turns
   // with a readable feeling and 45 with the planted one (46 the planted action); one of six feelings by chance would
   // match about 10. tiny-social was never taught the line and writes none.
