@@ -121,7 +121,7 @@ export interface EncodeOptions {
    * The prompts are one conversation growing (a passive reader's view of a dialogue, turn by turn): they are read one
    * after another, each from the KV cache of the one before, under this key (GenerateOptions.cacheKey), instead of
    * in padded batches. The states are the same within float error, and on the Synchrony preset the reading took a
-   * quarter of the time (docs/runtime.md).
+   * third of the time (docs/runtime.md).
    */
   cacheKey?: string;
 }
