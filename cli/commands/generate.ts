@@ -39,7 +39,7 @@ export const generateCommand: CliCommand = {
       const r = await rt.generate({
         ...(values.chat ? { messages: [{ role: 'user' as const, content: prompt }] } : { prompt }),
         temperature,
-        // Without --top-p, the model's own (generation_config.json top_p, else 1), as transformers samples it.
+        // Without --top-p, the model's own: generation_config.json's top_p (the field transformers' generate() reads), else 1.
         ...(values['top-p'] === undefined ? {} : { topP: num('top-p', 1) }),
         maxNewTokens: num('max-new-tokens', 64),
         seed,

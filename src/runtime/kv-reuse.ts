@@ -35,12 +35,14 @@ export class ConversationCaches {
   private readonly kept = new Map<string, Kept>();
 
   /**
-   * @param limit conversations kept at once; the one used longest ago is dropped first (a Synchrony episode has four:
-   *   two agents and a passive reader of each, and the run engine finishes an episode before the next on a model copy).
+   * @param limit conversations kept at once; the one used longest ago is dropped first. A Synchrony dialogue has two
+   *   (its agents; a passive reader's encode() forgets its own when done), and the run engine finishes an episode
+   *   before the next on a model copy, so the next episode's agents push out the last one's. Which caches are kept
+   *   follows from the order of the calls alone, so a run's numbers do not depend on it.
    */
   constructor(
     private readonly tf: TF,
-    private readonly limit = 4,
+    private readonly limit = 2,
   ) {}
 
   /**
@@ -90,11 +92,16 @@ export class ConversationCaches {
       return null;
     }
     const entries: Record<string, TF> = {};
-    for (const [name, t] of all) {
-      // On WebGPU the cache lives on the GPU: it comes back to the host once (getData(true) frees the GPU copy), and
-      // the cut part goes back up as the next call's input.
-      const host = t.location === 'gpu-buffer' ? new this.tf.Tensor(t.type, await t.ort_tensor.getData(true), t.dims) : t;
-      entries[name] = host.slice(null, null, [0, length], null);
+    try {
+      for (const [name, t] of all) {
+        // On WebGPU the cache lives on the GPU: it comes back to the host once (getData(true) frees the GPU copy),
+        // and the cut part goes back up as the next call's input.
+        const host = t.location === 'gpu-buffer' ? new this.tf.Tensor(t.type, await t.ort_tensor.getData(true), t.dims) : t;
+        entries[name] = host.slice(null, null, [0, length], null);
+      }
+    } catch (e) {
+      await cache.dispose(); // what was not yet read back
+      throw e;
     }
     return new this.tf.DynamicCache(entries);
   }

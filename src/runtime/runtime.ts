@@ -331,9 +331,10 @@ export class ModelRuntime implements ModelApi {
       const { info } = this.need();
       const greedy = (o: GenerateOptions) => !((o.temperature ?? 0) > 0);
       // Every seed of a greedy request gives the same reply: decode it once.
+      // No kept caches here: a batch would ignore them, and one call per seed would chain them from seed to seed.
       const asked = requests.map((r) => ({
         ids: this.tokenize(r.options),
-        options: { ...r.options, topP: r.options.topP ?? info.topP },
+        options: { ...r.options, topP: r.options.topP ?? info.topP, cacheKey: undefined },
         seeds: greedy(r.options) ? r.seeds.slice(0, 1) : r.seeds,
       }));
       const room = (ids: number[]) => (info.contextLength === undefined ? Infinity : info.contextLength - ids.length);
@@ -407,6 +408,11 @@ export class ModelRuntime implements ModelApi {
     // that applies them is synchronous).
     const matcher = options.grammar ? await (await this.grammarSession(info)).matcher(options.grammar) : null;
     let allowed: Int32Array | null = matcher ? await matcher.getNextTokenBitmask() : null;
+    // Taken before the forward is wrapped, so that a failure here leaves the model as it was. The full prompt goes in
+    // either way: from a kept cache, transformers.js feeds only the tokens past its length.
+    const key = options.cacheKey;
+    const caches = (this.caches ??= new ConversationCaches(tf));
+    const reuse = key === undefined ? null : await caches.take(key, ids);
     const tap = tapPrefill(
       m,
       matcher
@@ -459,10 +465,6 @@ export class ModelRuntime implements ModelApi {
       }
     }
     const t0 = now();
-    const key = options.cacheKey;
-    const caches = (this.caches ??= new ConversationCaches(tf));
-    // The full prompt goes in either way: from a kept cache, transformers.js feeds only the tokens past its length.
-    const reuse = key === undefined ? null : await caches.take(key, ids);
     let sequences: TF;
     let kept: TF = null;
     try {
@@ -489,11 +491,9 @@ export class ModelRuntime implements ModelApi {
     const totalMs = now() - t0;
     const all = Array.from(sequences.data as BigInt64Array, Number);
     sequences.dispose?.();
-    if (key !== undefined) {
-      // A cancelled reply may stop anywhere: its conversation starts afresh next time.
-      if (isCancelled()) await kept?.dispose();
-      else await caches.keep(key, all, kept);
-    }
+    // Kept even after a cancel: the cache holds exactly the first tokens of `all`, wherever the reply stopped, and
+    // reading the next prompt from it gives the same numbers as a run that was never stopped there.
+    if (key !== undefined) await caches.keep(key, all, kept);
     const reusedTokens = reuse?.reused ?? 0;
     let tokens = all.slice(promptLen);
     const visible = tokens.filter((t) => !this.eosIds.has(t));
@@ -599,6 +599,8 @@ export class ModelRuntime implements ModelApi {
           if (!r.prefillStates) throw new Error('encode() needs the hidden-state taps: load the model with taps enabled.');
           data.set(r.prefillStates, i * L1 * H);
         }
+        // The reading is done: its cache would only hold memory (on WebGPU, GPU memory) until pushed out.
+        await this.caches?.forget(options.cacheKey);
         return { data, shape: [prompts.length, L1, H] as [number, number, number], lengths: rows.map((r) => r.length) };
       }
       const batch = Math.max(1, options.batchSize ?? 8);

@@ -77,7 +77,7 @@ export interface GenerateOptions {
   /**
    * One side of a conversation (a Synchrony agent in an episode, say): the runtime keeps the KV cache of this key's
    * last call and, when the new prompt begins with the same tokens, reads only the rest (kv-reuse.ts). Calls under one
-   * key in the same order give the same numbers; a call without a key, or after a cancelled one, reads it all.
+   * key in the same order give the same numbers; a call without a key reads it all. generateSamples() ignores it.
    */
   cacheKey?: string;
 }
@@ -120,8 +120,9 @@ export interface EncodeOptions {
   /**
    * The prompts are one conversation growing (a passive reader's view of a dialogue, turn by turn): they are read one
    * after another, each from the KV cache of the one before, under this key (GenerateOptions.cacheKey), instead of
-   * in padded batches. The states are the same within float error, and on the Synchrony preset the reading took a
-   * third of the time (docs/runtime.md).
+   * in padded batches, and the cache is dropped at the end. The states are the same within float error, and on the
+   * Synchrony preset the reading took a third of the time (docs/runtime.md). Where a prompt fills the model's
+   * context, the whole call is read in batches instead.
    */
   cacheKey?: string;
 }

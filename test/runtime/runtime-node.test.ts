@@ -169,15 +169,19 @@ describe('Node runtime, cpu fp32, embedded model', () => {
     // Another key, or none, reads the whole prompt.
     expect((await rt.generate({ ...turn2, cacheKey: 'odo' })).timing.reusedTokens).toBeUndefined();
     expect((await rt.generate(turn2)).timing.reusedTokens).toBeUndefined();
-    // A prompt that shares almost nothing with the kept one starts afresh; a cancelled call leaves nothing kept.
+    // A prompt that shares almost nothing with the kept one starts afresh.
     expect((await rt.generate({ prompt: 'Something else entirely.', maxNewTokens: 2, cacheKey: 'ines' })).timing.reusedTokens).toBeUndefined();
+    // A cancelled call keeps what it read: the next one continues from it, to the same states.
     await rt.generate({ ...turn1, cacheKey: 'ines' });
     let calls = 0;
-    const stopped = await rt.generate({ ...turn2, temperature: 1, seed: 1, maxNewTokens: 40, cacheKey: 'ines' }, () => {
+    const stopped = await rt.generate({ ...turn1, temperature: 1, seed: 1, maxNewTokens: 40, cacheKey: 'ines' }, () => {
       if (++calls === 2) void rt.cancel();
     });
     expect(stopped.finishReason).toBe('cancelled');
-    expect((await rt.generate({ ...turn2, cacheKey: 'ines' })).timing.reusedTokens).toBeUndefined();
+    const after = await rt.generate({ ...turn2, cacheKey: 'ines' });
+    expect(after.timing.reusedTokens).toBe(shared);
+    expect(maxAbsDiff(after.prefillStates!, [Array.from(fresh.prefillStates!)])).toBeLessThanOrEqual(1e-4);
+    expect(after.tokens).toEqual(fresh.tokens);
   });
 
   it('encode() with a cache key reads a growing conversation turn by turn, to the batch states', async () => {
@@ -186,6 +190,8 @@ describe('Node runtime, cpu fp32, embedded model', () => {
     const prompts = lines.map((_, i) => [context, ...lines.slice(0, i + 1)].join('\n'));
     const batch = await rt.encode(prompts, { chatTemplate: true });
     const cached = await rt.encode(prompts, { chatTemplate: true, cacheKey: 'reader' });
+    // The reading drops its cache when done: a later call under its key reads its prompt whole.
+    expect((await rt.generate({ messages: [{ role: 'user', content: prompts[2] }], maxNewTokens: 1, cacheKey: 'reader' })).timing.reusedTokens).toBeUndefined();
     expect(cached.shape).toEqual(batch.shape);
     expect(cached.lengths).toEqual(batch.lengths);
     expect(maxAbsDiff(cached.data, [Array.from(batch.data)])).toBeLessThanOrEqual(1e-4);

@@ -47,7 +47,9 @@ export const synchronyLab = defineLab({
       .gt(0)
       .max(1)
       .optional()
-      .describe("Nucleus sampling mass; empty: the model's own (its generation_config.json top_p, else 1), as transformers samples it"),
+      .describe(
+        "Nucleus sampling mass; empty: the model's own (its generation_config.json top_p, else 1: the field transformers' generate() reads; its other sampling fields are not used)",
+      ),
     analysis: group({
       alphaMode: z
         .enum(['cv', 'fixed'])
