@@ -6,7 +6,7 @@ export const generateCommand: CliCommand = {
   name: 'generate',
   summary: 'Generate text with a model (greedy, or seeded sampling with --temperature).',
   usage:
-    'npm run lab -- generate --model <registry id | hub id | folder> --prompt "<text>" [--chat] [--seed N] [--temperature T] [--top-p P] [--max-new-tokens N] [--device cpu|wasm] [--dtype fp32|q4] [--json]',
+    'npm run lab -- generate --model <registry id | hub id | folder> --prompt "<text>" [--chat] [--seed N] [--temperature T] [--top-p P] [--min-p P] [--max-new-tokens N] [--device cpu|wasm] [--dtype fp32|q4] [--json]',
   options: {
     model: { type: 'string' },
     prompt: { type: 'string' },
@@ -14,6 +14,7 @@ export const generateCommand: CliCommand = {
     seed: { type: 'string' },
     temperature: { type: 'string' },
     'top-p': { type: 'string' },
+    'min-p': { type: 'string' },
     'max-new-tokens': { type: 'string' },
     device: { type: 'string' },
     dtype: { type: 'string' },
@@ -39,8 +40,9 @@ export const generateCommand: CliCommand = {
       const r = await rt.generate({
         ...(values.chat ? { messages: [{ role: 'user' as const, content: prompt }] } : { prompt }),
         temperature,
-        // Without --top-p, the model's own: generation_config.json's top_p (the field transformers' generate() reads), else 1.
+        // Without --top-p / --min-p, the model's own: generation_config.json's top_p (else 1) and min_p (else 0).
         ...(values['top-p'] === undefined ? {} : { topP: num('top-p', 1) }),
+        ...(values['min-p'] === undefined ? {} : { minP: num('min-p', 0) }),
         maxNewTokens: num('max-new-tokens', 64),
         seed,
       });
@@ -53,6 +55,7 @@ export const generateCommand: CliCommand = {
             seed,
             temperature,
             topP: values['top-p'] === undefined ? info.topP : num('top-p', 1),
+            minP: values['min-p'] === undefined ? info.minP : num('min-p', 0),
             text: r.text,
             tokens: r.tokens,
             finishReason: r.finishReason,

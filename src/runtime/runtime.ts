@@ -252,6 +252,7 @@ export class ModelRuntime implements ModelApi {
       const eos = gen.eos_token_id ?? config.eos_token_id;
       for (const id of [eos].flat()) if (typeof id === 'number') this.eosIds.add(id);
       const topP = typeof gen.top_p === 'number' && gen.top_p > 0 && gen.top_p <= 1 ? gen.top_p : 1;
+      const minP = typeof gen.min_p === 'number' && gen.min_p > 0 && gen.min_p < 1 ? gen.min_p : 0;
       if (tokenizer.pad_token_id == null && this.eosIds.size) tokenizer.pad_token_id = [...this.eosIds][0];
       const warnings = [...resolved.warnings];
       if (plans[0] && resolved.entry?.tapStyle && resolved.entry.tapStyle !== 'auto' && !plans[0].styles.includes(resolved.entry.tapStyle)) {
@@ -265,6 +266,7 @@ export class ModelRuntime implements ModelApi {
         numLayers,
         hiddenSize,
         topP,
+        minP,
         tokenizer: tokenizerId(tokenizer.get_vocab()),
         ...(Number.isInteger(text.vocab_size) ? { vocabSize: text.vocab_size as number } : {}),
         ...(Number.isInteger(contextLength) && (contextLength as number) > 0 ? { contextLength: contextLength as number } : {}),
@@ -334,7 +336,7 @@ export class ModelRuntime implements ModelApi {
       // No kept caches here: a batch would ignore them, and one call per seed would chain them from seed to seed.
       const asked = requests.map((r) => ({
         ids: this.tokenize(r.options),
-        options: { ...r.options, topP: r.options.topP ?? info.topP, cacheKey: undefined },
+        options: { ...r.options, topP: r.options.topP ?? info.topP, minP: r.options.minP ?? info.minP, cacheKey: undefined },
         seeds: greedy(r.options) ? r.seeds.slice(0, 1) : r.seeds,
       }));
       const room = (ids: number[]) => (info.contextLength === undefined ? Infinity : info.contextLength - ids.length);
@@ -427,7 +429,7 @@ export class ModelRuntime implements ModelApi {
     );
     const temperature = options.temperature ?? 0;
     const rng = createRng(options.seed ?? 0);
-    const params = { temperature, topP: options.topP ?? info.topP };
+    const params = { temperature, topP: options.topP ?? info.topP, minP: options.minP ?? info.minP };
     class GrammarMask extends tf.LogitsProcessor {
       _call(_ids: unknown, logits: TF) {
         if (allowed) applyBitmask(logits.data as Float32Array, allowed);

@@ -44,12 +44,14 @@ export interface PromptSamples {
 }
 
 /**
- * Whether prompts may share one batch: the same sampling rule (seededSampler takes one temperature and top-p) and no
+ * Whether prompts may share one batch: the same sampling rule (seededSampler takes one temperature, top-p and min-p) and no
  * grammar (a grammar's matcher follows one row).
  */
 export function shareOneBatch(options: readonly GenerateOptions[]): boolean {
   const [first] = options;
-  return options.every((o) => !o.grammar && (o.temperature ?? 0) === (first.temperature ?? 0) && (o.topP ?? 1) === (first.topP ?? 1));
+  return options.every(
+    (o) => !o.grammar && (o.temperature ?? 0) === (first.temperature ?? 0) && (o.topP ?? 1) === (first.topP ?? 1) && (o.minP ?? 0) === (first.minP ?? 0),
+  );
 }
 
 /** Whether every tensor of a cache is in host memory, so that it can be copied row by row. */
@@ -83,7 +85,7 @@ function tileCache(tf: TF, cache: Record<string, TF>, copies: readonly number[])
 export async function sampleFromPrefills(host: SampleHost, prompts: readonly PromptSamples[]): Promise<GenerateResult[][] | null> {
   const { tf, model: m, tokenizer: tok, eosIds } = host;
   const first = prompts[0].options;
-  const params: SamplingParams = { temperature: first.temperature ?? 0, topP: first.topP ?? 1 };
+  const params: SamplingParams = { temperature: first.temperature ?? 0, topP: first.topP ?? 1, minP: first.minP ?? 0 };
   const P = prompts.length;
   const width = Math.max(...prompts.map((p) => p.ids.length));
   // The rows of the decoding: every prompt's samples, prompt by prompt.

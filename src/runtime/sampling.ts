@@ -8,13 +8,18 @@ import type { Rng } from '../core/rng';
 export interface SamplingParams {
   temperature: number;
   topP: number;
+  /**
+   * Min-p cut (Nguyen et al. 2024, transformers' MinPLogitsWarper): tokens whose tempered probability is below minP
+   * times the most likely one's are dropped. 0 or absent: no cut. Applied after top-p, as transformers orders them.
+   */
+  minP?: number;
 }
 
 /** Scratch for the tempered probabilities: sampleToken runs at every token of every row, so it does not allocate. */
 let scratch = new Float64Array(0);
 
-/** Samples an index from logits with temperature and nucleus (top-p) filtering. temperature <= 0 is argmax. */
-export function sampleToken(logits: ArrayLike<number>, { temperature, topP }: SamplingParams, rng: Rng): number {
+/** Samples an index from logits with temperature, nucleus (top-p) and min-p filtering. temperature <= 0 is argmax. */
+export function sampleToken(logits: ArrayLike<number>, { temperature, topP, minP = 0 }: SamplingParams, rng: Rng): number {
   const n = logits.length;
   let best = 0;
   for (let i = 1; i < n; i++) if (logits[i] > logits[best]) best = i;
@@ -29,7 +34,9 @@ export function sampleToken(logits: ArrayLike<number>, { temperature, topP }: Sa
     sum += p;
   }
   const p = Math.min(1, Math.max(topP, 0));
-  if (p >= 1) {
+  // The most likely token's tempered weight is exp(0) = 1, so min-p keeps the weights >= minP.
+  const floor = Math.min(1, Math.max(minP, 0));
+  if (p >= 1 && floor === 0) {
     // Every token is a candidate, in index order: the total is `sum`, added up in the same order.
     let x = rng.next() * sum;
     for (let i = 0; i < n; i++) {
@@ -43,7 +50,8 @@ export function sampleToken(logits: ArrayLike<number>, { temperature, topP }: Sa
   const candidates: number[] = [];
   let mass = 0;
   for (const i of order) {
-    candidates.push(i);
+    // top-p's mass counts every token; min-p then drops the light ones (the most likely always stays)
+    if (probs[i] >= floor) candidates.push(i);
     mass += probs[i] / sum;
     if (mass >= p) break;
   }

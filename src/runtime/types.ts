@@ -44,6 +44,8 @@ export interface LoadResult {
    * used by every call that gives no topP; 1 (no cut) where the file says nothing.
    */
   topP: number;
+  /** The min-p cut the model's makers ask for (generation_config.json `min_p`); 0 (no cut) where the file says nothing. */
+  minP: number;
   /** Positions the model was trained on (config.json max_position_embeddings); absent when the config does not say. */
   contextLength?: number;
   /** The tokenizer's identity (src/runtime/tokenizer-id.ts): equal exactly when two models tokenise alike. */
@@ -64,6 +66,8 @@ export interface GenerateOptions {
   temperature?: number;
   /** Nucleus sampling mass; default: the model's own (LoadResult.topP). */
   topP?: number;
+  /** Min-p cut (see SamplingParams); default: the model's own (LoadResult.minP). */
+  minP?: number;
   maxNewTokens?: number;
   /** Generation stops when the generated text contains one of these; the text is cut before it. */
   stop?: string[];

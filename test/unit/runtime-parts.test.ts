@@ -43,6 +43,23 @@ describe('seeded sampling', () => {
     // p(2) ≈ 0.43, p(4) ≈ 0.26: the smallest set with mass ≥ 0.5 is {2, 4}
     expect([...seen].sort()).toEqual([2, 4]);
   });
+  // transformers' own warpers (temperature, top-p, min-p, in generate()'s order): test/fixtures/make_sampling_fixture.py
+  const fixture = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/sampling/expected.json'), 'utf8')) as {
+    cases: { logits: number[]; temperature: number; topP: number; minP: number; probs: number[] }[];
+  };
+  it.each(fixture.cases.map((c) => [`T ${c.temperature}, top-p ${c.topP}, min-p ${c.minP}, ${c.logits.length} tokens`, c] as const))(
+    'draws from the distribution transformers samples: %s',
+    (_, c) => {
+      const rng = createRng(11);
+      const n = 20000;
+      const counts = new Array<number>(c.logits.length).fill(0);
+      for (let i = 0; i < n; i++) counts[sampleToken(Float32Array.from(c.logits), c, rng)]++;
+      // the same tokens kept (each kept one has p >= 0.02, so it is drawn hundreds of times) ...
+      expect(counts.map((k) => k > 0)).toEqual(c.probs.map((p) => p > 0));
+      // ... at the same rates (SE at most 0.0035)
+      counts.forEach((k, i) => expect(Math.abs(k / n - c.probs[i])).toBeLessThan(0.015));
+    },
+  );
 });
 
 describe('backend and dtype choice', () => {

@@ -13,6 +13,7 @@ export interface RunnerGenerateOptions {
   prompt?: string;
   temperature?: number;
   topP?: number;
+  minP?: number;
   maxNewTokens?: number;
   stop?: string[];
   seed?: number | string;

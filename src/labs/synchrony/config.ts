@@ -47,8 +47,14 @@ export const synchronyLab = defineLab({
       .gt(0)
       .max(1)
       .optional()
+      .describe("Nucleus sampling mass; empty: the model's own (its generation_config.json top_p, else 1, as transformers' generate() reads it)"),
+    minP: z
+      .number()
+      .min(0)
+      .lt(1)
+      .optional()
       .describe(
-        "Nucleus sampling mass; empty: the model's own (its generation_config.json top_p, else 1: the field transformers' generate() reads; its other sampling fields are not used)",
+        "Min-p cut: drop tokens less likely than this share of the most likely one; empty: the model's own (its generation_config.json min_p, else 0: no cut). The model's other sampling fields are not used",
       ),
     analysis: group({
       alphaMode: z

@@ -86,6 +86,7 @@ async function runDialogue(
         messages: buildDialogueTurnPrompt(ep, agent, history, { hiddenLine }),
         temperature: config.temperature,
         topP: config.topP,
+        minP: config.minP,
         ...turnLimits(config.maxNewTokens, hiddenLine),
         seed: turnSeed(config, item, ctx.index, turn),
         cacheKey: `${cachePrefix}-${role}`,
