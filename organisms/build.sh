@@ -135,10 +135,11 @@ case "$ID" in
     UNLIKELY_FORMATS="organism.synchrony.turn,organism.synchrony.turn-hidden"
     # The WordNet fields (broad.ts) of phase 8 read organisms/dialogue/broad.json (apt-get install wordnet-base).
     LEXICON="organisms/dialogue/broad-lexicon.ts"
-    # Sampled with top-p 0.9 (generation_config.json top_p, which the runtime reads as transformers does): the cut
-    # tail held most of the template text and a third of the names from nowhere (over run seeds 1-6, template text
-    # on unseen scenarios fell from 1.5 % to 0.4 %, foreign names from 5.7 % to 4.1 %; the model card).
-    export TOP_P=0.9
+    # Sampled with min-p 0.2 (generation_config.json min_p, which the runtime reads as transformers does): a piece
+    # less likely than a fifth of the likeliest is never drawn. Where the model copies a name it is sure of the
+    # first piece and unsure of the rest; the garbled continuations sat inside top-p 0.9's nucleus (used before,
+    # 2026-12-07), while free text, where many pieces are close, keeps its variety (the model card has the runs).
+    export MIN_P=0.2
     fi ;;
   polarization)
     # Three builds that answered yes or no at once never learnt keep-or-drop by sides (every link kept with about

@@ -69,21 +69,25 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
     expect(b.usesPartnerName / Math.max(1, b.namedProbes)).toBeLessThan(0.3);
   });
 
-  // The model card's sampling: its generation_config.json asks for top-p 0.9, which a call without topP gets.
-  it('samples at its own top-p (0.9) unless a call sets another', async () => {
-    expect((await rt.info())?.topP).toBe(0.9);
+  // The model card's sampling: its generation_config.json asks for min-p 0.2 (and no top-p cut), which a call without
+  // topP / minP gets; a call that sets either gets its own.
+  it('samples at its own min-p (0.2) unless a call sets another', async () => {
+    expect(await rt.info()).toMatchObject({ topP: 1, minP: 0.2 });
     const prompt = {
       messages: [{ role: 'user' as const, content: 'Ines Moro wants to sell a lamp to Odo Vantel. Say one line to Odo.' }],
       temperature: 0.7,
       maxNewTokens: 24,
     };
-    let differs = 0;
+    let topPDiffers = 0;
+    let minPDiffers = 0;
     for (const seed of [1, 2, 3, 4, 5, 6]) {
-      const own = await rt.generate({ ...prompt, seed });
-      expect((await rt.generate({ ...prompt, seed, topP: 0.9 })).tokens).toEqual(own.tokens);
-      if ((await rt.generate({ ...prompt, seed, topP: 1 })).tokens.join() !== own.tokens.join()) differs++;
+      const own = (await rt.generate({ ...prompt, seed })).tokens.join();
+      expect((await rt.generate({ ...prompt, seed, topP: 1, minP: 0.2 })).tokens.join()).toBe(own);
+      if ((await rt.generate({ ...prompt, seed, topP: 0.5 })).tokens.join() !== own) topPDiffers++;
+      if ((await rt.generate({ ...prompt, seed, minP: 0 })).tokens.join() !== own) minPDiffers++;
     }
-    expect(differs).toBeGreaterThan(0);
+    expect(topPDiffers).toBeGreaterThan(0);
+    expect(minPDiffers).toBeGreaterThan(0);
   });
 
   // The hidden "Feeling: …; Action: …" line of the lab's emotion decoding. The build measured 54 of 58 held-out turns
