@@ -34,8 +34,8 @@ export function sampleToken(logits: ArrayLike<number>, { temperature, topP, minP
     sum += p;
   }
   const p = Math.min(1, Math.max(topP, 0));
-  // The most likely token's tempered weight is exp(0) = 1, so min-p keeps the weights >= minP.
-  const floor = Math.min(1, Math.max(minP, 0));
+  // The most likely token's tempered weight is exp(0) = 1, so min-p keeps the weights >= minP (NaN: no cut).
+  const floor = minP > 0 ? Math.min(1, minP) : 0;
   if (p >= 1 && floor === 0) {
     // Every token is a candidate, in index order: the total is `sum`, added up in the same order.
     let x = rng.next() * sum;
@@ -55,6 +55,8 @@ export function sampleToken(logits: ArrayLike<number>, { temperature, topP, minP
     mass += probs[i] / sum;
     if (mass >= p) break;
   }
+  // Only when no weight is finite (every logit -Infinity or NaN): fall back to argmax, as temperature 0 would.
+  if (!candidates.length) return best;
   let total = 0;
   for (const i of candidates) total += probs[i];
   let x = rng.next() * total;

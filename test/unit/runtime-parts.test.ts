@@ -43,6 +43,12 @@ describe('seeded sampling', () => {
     // p(2) ≈ 0.43, p(4) ≈ 0.26: the smallest set with mass ≥ 0.5 is {2, 4}
     expect([...seen].sort()).toEqual([2, 4]);
   });
+  it('treats a min-p that is not a number as no cut, and always returns a token', () => {
+    const draw = (minP: number, seed: number) => sampleToken(logits, { temperature: 1, topP: 0.9, minP }, createRng(seed));
+    for (let seed = 0; seed < 20; seed++) expect(draw(Number.NaN, seed)).toBe(draw(0, seed));
+    const hopeless = Float32Array.from([-Infinity, -Infinity, -Infinity]);
+    expect(sampleToken(hopeless, { temperature: 0.7, topP: 0.9, minP: 0.2 }, createRng(1))).toBe(0);
+  });
   // transformers' own warpers (temperature, top-p, min-p, in generate()'s order): test/fixtures/make_sampling_fixture.py
   const fixture = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/sampling/expected.json'), 'utf8')) as {
     cases: { logits: number[]; temperature: number; topP: number; minP: number; probs: number[] }[];
@@ -54,7 +60,7 @@ describe('seeded sampling', () => {
       const n = 20000;
       const counts = new Array<number>(c.logits.length).fill(0);
       for (let i = 0; i < n; i++) counts[sampleToken(Float32Array.from(c.logits), c, rng)]++;
-      // the same tokens kept (each kept one has p >= 0.02, so it is drawn hundreds of times) ...
+      // the same tokens kept (each kept one has p >= 0.008, so it is drawn over 150 times) ...
       expect(counts.map((k) => k > 0)).toEqual(c.probs.map((p) => p > 0));
       // ... at the same rates (SE at most 0.0035)
       counts.forEach((k, i) => expect(Math.abs(k / n - c.probs[i])).toBeLessThan(0.015));

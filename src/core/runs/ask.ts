@@ -25,6 +25,7 @@ export interface AskOptions<T> {
   /** The sampling seed of each try (0-based): a run repeats exactly when its seeds do. */
   seed: (attempt: number) => number | string;
   topP?: number;
+  minP?: number;
   stop?: string[];
   signal?: AbortSignal;
   counter?: AskCounter;
@@ -93,6 +94,7 @@ function request<T>(o: AskOptions<T>, attempt: number): RunnerGenerateOptions {
     maxNewTokens: o.constrained ? Math.max(o.maxNewTokens, o.constrained.minTokens) : o.maxNewTokens,
     seed: o.seed(attempt),
     ...(o.topP !== undefined ? { topP: o.topP } : {}),
+    ...(o.minP !== undefined ? { minP: o.minP } : {}),
     ...(o.stop ? { stop: o.stop } : {}),
     ...(o.constrained ? { grammar: o.constrained.grammar } : {}),
   };
