@@ -34,15 +34,17 @@ export const generateCommand: CliCommand = {
     const seed = seedArg === undefined ? 0 : /^\d+$/.test(String(seedArg)) ? Number(seedArg) : String(seedArg);
     // a seed without a temperature means: sample (at 0.7)
     const temperature = num('temperature', seedArg === undefined ? 0 : 0.7);
+    // Without --top-p / --min-p, the model's own: generation_config.json's top_p (else 1) and min_p (else 0).
+    const topP = values['top-p'] === undefined ? undefined : num('top-p', 1);
+    const minP = values['min-p'] === undefined ? undefined : num('min-p', 0);
     const rt = createNodeRuntime();
     try {
       const info = await rt.load(model, { device, dtype });
       const r = await rt.generate({
         ...(values.chat ? { messages: [{ role: 'user' as const, content: prompt }] } : { prompt }),
         temperature,
-        // Without --top-p / --min-p, the model's own: generation_config.json's top_p (else 1) and min_p (else 0).
-        ...(values['top-p'] === undefined ? {} : { topP: num('top-p', 1) }),
-        ...(values['min-p'] === undefined ? {} : { minP: num('min-p', 0) }),
+        ...(topP === undefined ? {} : { topP }),
+        ...(minP === undefined ? {} : { minP }),
         maxNewTokens: num('max-new-tokens', 64),
         seed,
       });
@@ -54,8 +56,8 @@ export const generateCommand: CliCommand = {
             dtype: info.dtype,
             seed,
             temperature,
-            topP: values['top-p'] === undefined ? info.topP : num('top-p', 1),
-            minP: values['min-p'] === undefined ? info.minP : num('min-p', 0),
+            topP: topP ?? info.topP,
+            minP: minP ?? info.minP,
             text: r.text,
             tokens: r.tokens,
             finishReason: r.finishReason,

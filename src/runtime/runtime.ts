@@ -13,6 +13,7 @@ import { applyBitmask, GrammarSession } from './grammar';
 import { now, PLAIN_STEP, readTensor, seededSampler, tapPrefill } from './generation';
 import { ConversationCaches } from './kv-reuse';
 import { sampleFromPrefills, shareOneBatch, type PromptSamples, type SampleHost } from './samples';
+import { samplingParams } from './sampling';
 import { createTapFetch, type FetchLike, type TapFetch, type TapFetchOptions } from './tap-fetch';
 import { hubEndpoint } from './hub';
 import type {
@@ -336,7 +337,7 @@ export class ModelRuntime implements ModelApi {
       // No kept caches here: a batch would ignore them, and one call per seed would chain them from seed to seed.
       const asked = requests.map((r) => ({
         ids: this.tokenize(r.options),
-        options: { ...r.options, topP: r.options.topP ?? info.topP, minP: r.options.minP ?? info.minP, cacheKey: undefined },
+        options: { ...r.options, ...samplingParams(r.options, info), cacheKey: undefined },
         seeds: greedy(r.options) ? r.seeds.slice(0, 1) : r.seeds,
       }));
       const room = (ids: number[]) => (info.contextLength === undefined ? Infinity : info.contextLength - ids.length);
@@ -427,9 +428,8 @@ export class ModelRuntime implements ModelApi {
           }
         : undefined,
     );
-    const temperature = options.temperature ?? 0;
     const rng = createRng(options.seed ?? 0);
-    const params = { temperature, topP: options.topP ?? info.topP, minP: options.minP ?? info.minP };
+    const params = samplingParams(options, info);
     class GrammarMask extends tf.LogitsProcessor {
       _call(_ids: unknown, logits: TF) {
         if (allowed) applyBitmask(logits.data as Float32Array, allowed);
@@ -476,7 +476,7 @@ export class ModelRuntime implements ModelApi {
         max_new_tokens: maxNewTokens,
         ...PLAIN_STEP,
         // The mask first, so that sampling (or the greedy pick) only sees tokens the grammar allows.
-        logits_processor: [...(matcher ? [new GrammarMask()] : []), ...(temperature > 0 ? [seededSampler(tf, params, () => rng)] : [])],
+        logits_processor: [...(matcher ? [new GrammarMask()] : []), ...(params.temperature > 0 ? [seededSampler(tf, params, () => rng)] : [])],
         stopping_criteria: [new Stopper()],
         // With a key, the cache comes back with the reply, to be kept for this conversation's next call.
         ...(key === undefined ? {} : { return_dict_in_generate: true, ...(reuse ? { past_key_values: reuse.cache } : {}) }),

@@ -16,7 +16,7 @@
  * reply.
  */
 import { createRng, type Rng } from '../core/rng';
-import { sampleToken, type SamplingParams } from './sampling';
+import { samplingParams, sampleToken } from './sampling';
 import type { GenerateOptions, GenerateResult } from './types';
 import { now, PLAIN_STEP, RowEnds, seededSampler, tapPrefill } from './generation';
 
@@ -48,10 +48,11 @@ export interface PromptSamples {
  * grammar (a grammar's matcher follows one row).
  */
 export function shareOneBatch(options: readonly GenerateOptions[]): boolean {
-  const [first] = options;
-  return options.every(
-    (o) => !o.grammar && (o.temperature ?? 0) === (first.temperature ?? 0) && (o.topP ?? 1) === (first.topP ?? 1) && (o.minP ?? 0) === (first.minP ?? 0),
-  );
+  const first = samplingParams(options[0]);
+  return options.every((o) => {
+    const rule = samplingParams(o);
+    return !o.grammar && rule.temperature === first.temperature && rule.topP === first.topP && rule.minP === first.minP;
+  });
 }
 
 /** Whether every tensor of a cache is in host memory, so that it can be copied row by row. */
@@ -85,7 +86,7 @@ function tileCache(tf: TF, cache: Record<string, TF>, copies: readonly number[])
 export async function sampleFromPrefills(host: SampleHost, prompts: readonly PromptSamples[]): Promise<GenerateResult[][] | null> {
   const { tf, model: m, tokenizer: tok, eosIds } = host;
   const first = prompts[0].options;
-  const params: SamplingParams = { temperature: first.temperature ?? 0, topP: first.topP ?? 1, minP: first.minP ?? 0 };
+  const params = samplingParams(first);
   const P = prompts.length;
   const width = Math.max(...prompts.map((p) => p.ids.length));
   // The rows of the decoding: every prompt's samples, prompt by prompt.

@@ -5,6 +5,8 @@
  */
 import type { Rng } from '../core/rng';
 
+import type { GenerateOptions } from './types';
+
 export interface SamplingParams {
   temperature: number;
   topP: number;
@@ -13,6 +15,14 @@ export interface SamplingParams {
    * times the most likely one's are dropped. 0 or absent: no cut. Applied after top-p, as transformers orders them.
    */
   minP?: number;
+}
+
+/**
+ * The sampling rule of a call: its own temperature (0, greedy, when absent), top-p and min-p, or the model's where
+ * the call gives none (LoadResult.topP / minP, read from generation_config.json as transformers' generate() reads it).
+ */
+export function samplingParams(o: Pick<GenerateOptions, 'temperature' | 'topP' | 'minP'>, own = { topP: 1, minP: 0 }): Required<SamplingParams> {
+  return { temperature: o.temperature ?? 0, topP: o.topP ?? own.topP, minP: o.minP ?? own.minP };
 }
 
 /** Scratch for the tempered probabilities: sampleToken runs at every token of every row, so it does not allocate. */
@@ -45,13 +55,17 @@ export function sampleToken(logits: ArrayLike<number>, { temperature, topP, minP
     }
     return n - 1;
   }
+  // Min-p's cut first: the tokens it drops are the lightest, so they come after every kept one in the order below,
+  // and leaving them out of the sort changes nothing but its cost (most of a large vocabulary sits under the cut).
+  const kept: number[] = [];
+  for (let i = 0; i < n; i++) if (probs[i] >= floor) kept.push(i);
   // sort by probability, ties by index, so the order does not depend on the sort implementation
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => probs[b] - probs[a] || a - b);
+  kept.sort((a, b) => probs[b] - probs[a] || a - b);
   const candidates: number[] = [];
   let mass = 0;
-  for (const i of order) {
-    // top-p's mass counts every token; min-p then drops the light ones (the most likely always stays)
-    if (probs[i] >= floor) candidates.push(i);
+  for (const i of kept) {
+    // top-p's mass counts every token, and the dropped ones would only have come after these
+    candidates.push(i);
     mass += probs[i] / sum;
     if (mass >= p) break;
   }
