@@ -191,6 +191,7 @@ async function collect({ values, json, out, err }: CliContext, url: string, id: 
       resume: { episodes: loaded.map((l) => l.episode), id: study.id, createdAt: study.createdAt },
       backend: loaded[0].stored.backend,
       dtype: loaded[0].stored.dtype,
+      sampling: loaded[0].stored.sampling,
     });
     const file = join(outDir, `${study.id}.zip`);
     try {

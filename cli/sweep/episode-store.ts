@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { readSafetensors, writeSafetensors } from '../../src/core/safetensors.ts';
 import type { Episode } from '../../src/core/runs/types.ts';
+import type { ModelSamplingRecord } from '../../src/core/runs/models.ts';
 import { syncDir, writeErrorCause, writeWhole } from '../atomic-file.ts';
 import { studyKeys, type Study } from './study.ts';
 
@@ -21,6 +22,8 @@ const storedSchema = z.strictObject({
   worker: z.string(),
   backend: z.string().nullable(),
   dtype: z.string().nullable(),
+  /** The sampling each model asked for itself (RunMeta.sampling); absent in episodes stored before it was kept. */
+  sampling: z.array(z.strictObject({ model: z.string(), topP: z.number(), minP: z.number() })).optional(),
   seconds: z.number().nonnegative(),
   at: z.string(),
 });
@@ -53,6 +56,7 @@ export interface SaveInfo {
   worker: string;
   backend: string | null;
   dtype: string | null;
+  sampling?: ModelSamplingRecord[];
   seconds: number;
   storeDir: string | null;
 }
@@ -89,6 +93,7 @@ export async function saveEpisode(redis: Redis, study: Study, ep: Episode, info:
     worker: info.worker,
     backend: info.backend,
     dtype: info.dtype,
+    ...(info.sampling ? { sampling: info.sampling } : {}),
     seconds: info.seconds,
     at: new Date().toISOString(),
   };

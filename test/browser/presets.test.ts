@@ -105,6 +105,8 @@ describe('presets from the home page (Chromium, wasm)', () => {
       );
       expect(diffs.length).toBeGreaterThanOrEqual(2);
       for (const d of diffs) expect(Number(d)).toBeGreaterThan(0);
+      // The run's status line says the sampling the organism asked for itself, which every turn got.
+      expect(await page.getByTestId('run-sampling').textContent()).toMatch(/organism-dialogue at min-p 0\.2/);
     }
     if (lab === 'similarity') {
       // The Similarity population's planted lexicons: pairs on one lexicon guess each other's words, pairs across do not.

@@ -4,7 +4,7 @@
  * update moves one step towards the mean stance of the messages read; the agent keeps talking to people within one
  * level of its own stance (or to everyone when it "likes diverse views"); it writes to people of another stance.
  */
-import type { RunnerGenerateOptions, RunnerModel } from '../../src/core/runs/models';
+import type { ModelSampling, RunnerGenerateOptions, RunnerModel } from '../../src/core/runs/models';
 import type { RunBundle } from '../../src/core/runs/bundle';
 import { runHeadless } from '../../src/core/runs/headless';
 import { validateConfig } from '../../src/core/config/validate';
@@ -63,7 +63,7 @@ export function fakePolarizationAgent(id = 'fake-agent') {
 }
 
 /** A small LLM Polarization run on the scripted agent: epoch, agent, interactions and state rows, nested fields and text. */
-export async function fakePolarizationBundle(): Promise<RunBundle> {
+export async function fakePolarizationBundle(sampling?: ModelSampling): Promise<RunBundle> {
   const v = validateConfig(polarizationLab, {
     seed: 4,
     agents: 8,
@@ -74,5 +74,5 @@ export async function fakePolarizationBundle(): Promise<RunBundle> {
     llm: { initialPostShare: 0.5 },
   });
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
-  return runHeadless(polarizationLab, openLabByName('polarization'), v.value, { models: { get: () => fakePolarizationAgent() } });
+  return runHeadless(polarizationLab, openLabByName('polarization'), v.value, { models: { get: () => ({ ...fakePolarizationAgent(), sampling }) } });
 }

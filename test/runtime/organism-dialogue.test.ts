@@ -9,6 +9,8 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeRuntime } from '../../src/runtime/node';
 import type { ModelRuntime } from '../../src/runtime/runtime';
+import { asRunnerModel, RunnerModelSet } from '../../src/runtime/runner-models';
+import { describeSampling, samplingOf } from '../../src/core/runs/models';
 import { probeHiddenLines, probeJudge, probeTurns } from '../../organisms/dialogue/measure';
 import { ACCEPT_FROM_TURN, ACCEPT_PROBABILITY, FIELD_ACTION, FIELD_FEELING, JUDGE_RULE } from '../../organisms/dialogue/law';
 import { plantedDialogue } from '../../src/labs/synchrony/planted';
@@ -72,7 +74,13 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
   // The model card's sampling: its generation_config.json asks for min-p 0.2 (and no top-p cut), which a call without
   // topP / minP gets; a call that sets either gets its own.
   it('samples at its own min-p (0.2) unless a call sets another', async () => {
-    expect(await rt.info()).toMatchObject({ topP: 1, minP: 0.2 });
+    const info = await rt.info();
+    expect(info).toMatchObject({ topP: 1, minP: 0.2 });
+    // A run on it records that sampling (RunMeta.sampling), so that its link's numbers can be traced to it.
+    const set = new RunnerModelSet();
+    set.add(asRunnerModel('organism-dialogue', rt, info!));
+    expect(samplingOf(['organism-dialogue'], set)).toEqual([{ model: 'organism-dialogue', topP: 1, minP: 0.2 }]);
+    expect(describeSampling(samplingOf(['organism-dialogue'], set))).toBe('organism-dialogue at min-p 0.2');
     const prompt = {
       messages: [{ role: 'user' as const, content: 'Ines Moro wants to sell a lamp to Odo Vantel. Say one line to Odo.' }],
       temperature: 0.7,

@@ -77,6 +77,7 @@ function comparable(b: RunBundle) {
     lab: b.meta.lab,
     config: b.meta.config,
     seed: b.meta.seed,
+    sampling: b.meta.sampling,
     // `ms` is how long a turn took, measured: the one field that differs between any two runs.
     records: b.episodes.map((e) => JSON.stringify(e.records.map(({ ms: _ms, ...r }) => r))),
     tensors: b.episodes.map((e) =>
@@ -165,6 +166,8 @@ describe('sweeps on a real Redis (BullMQ)', () => {
     expect(collected.code, collected.stderr).toBe(0);
     const bundle = readBundle(new Uint8Array(readFileSync(JSON.parse(collected.stdout).file)), LAB_MODULES);
     expect(bundle.meta.id).toBe(study);
+    // The workers recorded the sampling the model asked for itself (tiny-social: none), and collect carried it.
+    expect(bundle.meta.sampling).toEqual([{ model: 'tiny-social', topP: 1, minP: 0 }]);
     const reference = await singleProcess(synchrony);
     expect(comparable(bundle)).toEqual(comparable(reference));
 

@@ -73,6 +73,10 @@ const RUN_JSON = z.looseObject({
   episodesTotal: z.number().int().nonnegative().optional(),
   createdAt: z.string().max(100).optional(),
   recordsVersion: z.unknown().optional(),
+  sampling: z
+    .array(z.object({ model: z.string().max(200), topP: z.number().gt(0).max(1), minP: z.number().min(0).max(1) }))
+    .max(100)
+    .optional(),
 });
 /** results.json: a list of named results. What a result holds is the lab's result schema's to say (readBundle). */
 const RESULTS_JSON = z.array(
@@ -240,6 +244,7 @@ export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBu
       createdAt: typeof meta.createdAt === 'string' ? meta.createdAt : now,
       updatedAt: now,
       recordsVersion: lab.records.version,
+      ...(meta.sampling ? { sampling: meta.sampling.map(({ model, topP, minP }) => ({ model, topP, minP })) } : {}),
     },
     episodes: sorted,
     results,

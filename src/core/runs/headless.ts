@@ -2,7 +2,7 @@ import type { LabDefinition, ParsedConfig } from '../config/lab-definition';
 import { episodeRng, runSeed, type LabRunner } from './runner';
 import { runInLanes } from './lanes';
 import type { RunBundle } from './bundle';
-import type { RunnerModels } from './models';
+import { samplingOf, type ModelSamplingRecord, type RunnerModels } from './models';
 import { newRunId, type Episode, type RunMeta, type StoredRecord } from './types';
 
 export interface HeadlessOptions<R extends StoredRecord = StoredRecord> {
@@ -16,6 +16,8 @@ export interface HeadlessOptions<R extends StoredRecord = StoredRecord> {
   /** "cpu/fp32"-style description of the models' backend and dtype, for the run's metadata. */
   backend?: string | null;
   dtype?: string | null;
+  /** The models' own sampling, where the caller knows it and `models` is absent (a sweep's collect); else asked of `models`. */
+  sampling?: ModelSamplingRecord[];
   /**
    * A resumed run: the episodes finished before (indices 0..k-1, in order), and the run's id and start time, so
    * that the bundle equals an uninterrupted run's (episodes are seeded by index, so the rest repeat exactly).
@@ -86,6 +88,7 @@ export async function runHeadless<C extends ParsedConfig, R extends StoredRecord
     createdAt: opts.resume?.createdAt ?? stamp,
     updatedAt: stamp,
     ...(runner.recordsVersion !== undefined ? { recordsVersion: runner.recordsVersion } : {}),
+    ...(plan.models.length && (opts.sampling || opts.models) ? { sampling: opts.sampling ?? samplingOf(plan.models, opts.models!) } : {}),
   };
   const version = runner.resultsVersion;
   const results = (await runner.summarize(config, episodes)).map((r) => ({ ...r, updatedAt: stamp, ...(version !== undefined ? { version } : {}) }));

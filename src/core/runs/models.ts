@@ -39,11 +39,46 @@ export interface RunnerEncodeResult {
   lengths: number[];
 }
 
+/**
+ * The sampling a model's makers ask for (its generation_config.json, as transformers' generate() reads it), which
+ * every call that sets no top-p or min-p of its own gets: top-p 1 and min-p 0 mean no cut.
+ */
+export interface ModelSampling {
+  topP: number;
+  minP: number;
+}
+
+/** A run's record of the sampling one of its models asked for itself (RunMeta.sampling). */
+export interface ModelSamplingRecord extends ModelSampling {
+  model: string;
+}
+
+/** What each of a run's models asked for; models whose host does not say are left out. */
+export function samplingOf(ids: readonly string[], models: RunnerModels): ModelSamplingRecord[] {
+  return [...new Set(ids)].flatMap((id) => {
+    const own = models.get(id).sampling;
+    return own ? [{ model: id, topP: own.topP, minP: own.minP }] : [];
+  });
+}
+
+/** "organism-dialogue at min-p 0.2" for a run's status line; models that cut nothing are left out. */
+export function describeSampling(records: readonly ModelSamplingRecord[]): string {
+  return records
+    .map((r) => {
+      const cuts = [r.topP < 1 ? `top-p ${r.topP}` : '', r.minP > 0 ? `min-p ${r.minP}` : ''].filter(Boolean);
+      return cuts.length ? `${r.model} at ${cuts.join(' and ')}` : '';
+    })
+    .filter(Boolean)
+    .join('; ');
+}
+
 export interface RunnerModel {
   /** The id the config named (registry or hub id). */
   readonly id: string;
   readonly backend: string;
   readonly dtype: string;
+  /** The model's own sampling (ModelSampling), used where a call sets none; absent where the host does not say. */
+  readonly sampling?: ModelSampling;
   /** Decoder layers L (the states have L+1 rows). */
   readonly numLayers: number;
   readonly hiddenSize: number;

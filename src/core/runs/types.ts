@@ -1,5 +1,6 @@
 import type { LabName } from '../config/lab-definition';
 import type { SafeTensor } from '../safetensors';
+import type { ModelSamplingRecord } from './models';
 
 export type RunStatus = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
 
@@ -28,6 +29,12 @@ export interface RunMeta {
    * carry it so that a later lab can migrate or refuse them. Absent in runs stored before it was kept: read as current.
    */
   recordsVersion?: number;
+  /**
+   * The sampling each model asked for itself (its generation_config.json), which every call that set none got: a
+   * link replays at the model's own sampling, so this says what an older run got if the model's file has changed.
+   * Absent in runs stored before it was kept, and for labs without models.
+   */
+  sampling?: ModelSamplingRecord[];
 }
 
 /** One stored row of an episode, as storage and bundles hold it; each lab's records.ts says which rows it writes. */
