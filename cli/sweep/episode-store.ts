@@ -23,7 +23,7 @@ const storedSchema = z.strictObject({
   backend: z.string().nullable(),
   dtype: z.string().nullable(),
   /** The sampling each model asked for itself (RunMeta.sampling); absent in episodes stored before it was kept. */
-  sampling: z.array(z.strictObject({ model: z.string(), topP: z.number(), minP: z.number() })).optional(),
+  sampling: z.array(z.strictObject({ model: z.string(), topP: z.number(), minP: z.number(), topK: z.number().optional() })).optional(),
   seconds: z.number().nonnegative(),
   at: z.string(),
 });

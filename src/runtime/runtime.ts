@@ -254,6 +254,7 @@ export class ModelRuntime implements ModelApi {
       for (const id of [eos].flat()) if (typeof id === 'number') this.eosIds.add(id);
       const topP = typeof gen.top_p === 'number' && gen.top_p > 0 && gen.top_p <= 1 ? gen.top_p : 1;
       const minP = typeof gen.min_p === 'number' && gen.min_p > 0 && gen.min_p <= 1 ? gen.min_p : 0;
+      const topK = Number.isInteger(gen.top_k) && (gen.top_k as number) > 0 ? (gen.top_k as number) : 0;
       if (tokenizer.pad_token_id == null && this.eosIds.size) tokenizer.pad_token_id = [...this.eosIds][0];
       const warnings = [...resolved.warnings];
       if (plans[0] && resolved.entry?.tapStyle && resolved.entry.tapStyle !== 'auto' && !plans[0].styles.includes(resolved.entry.tapStyle)) {
@@ -268,6 +269,7 @@ export class ModelRuntime implements ModelApi {
         hiddenSize,
         topP,
         minP,
+        topK,
         tokenizer: tokenizerId(tokenizer.get_vocab()),
         ...(Number.isInteger(text.vocab_size) ? { vocabSize: text.vocab_size as number } : {}),
         ...(Number.isInteger(contextLength) && (contextLength as number) > 0 ? { contextLength: contextLength as number } : {}),

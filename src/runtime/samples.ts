@@ -44,14 +44,14 @@ export interface PromptSamples {
 }
 
 /**
- * Whether prompts may share one batch: the same sampling rule (seededSampler takes one temperature, top-p and min-p) and no
+ * Whether prompts may share one batch: the same sampling rule (seededSampler takes one temperature, top-p, min-p and top-k) and no
  * grammar (a grammar's matcher follows one row).
  */
 export function shareOneBatch(options: readonly GenerateOptions[]): boolean {
   const first = samplingParams(options[0]);
   return options.every((o) => {
     const rule = samplingParams(o);
-    return !o.grammar && rule.temperature === first.temperature && rule.topP === first.topP && rule.minP === first.minP;
+    return !o.grammar && rule.temperature === first.temperature && rule.topP === first.topP && rule.minP === first.minP && rule.topK === first.topK;
   });
 }
 

@@ -15,21 +15,34 @@ export interface SamplingParams {
    * times the most likely one's are dropped. 0 or absent: no cut. Applied after top-p, as transformers orders them.
    */
   minP?: number;
+  /**
+   * Top-k cut (transformers' TopKLogitsWarper): only the k most likely tokens stay, and every token as likely as the
+   * k-th (ties are kept, as torch.topk's threshold keeps them). 0 or absent: no cut. Applied before top-p, whose mass
+   * then counts the tokens top-k kept, as transformers orders them.
+   */
+  topK?: number;
 }
 
 /**
- * The sampling rule of a call: its own temperature (0, greedy, when absent), top-p and min-p, or the model's where
- * the call gives none (LoadResult.topP / minP, read from generation_config.json as transformers' generate() reads it).
+ * The sampling rule of a call: its own temperature (0, greedy, when absent), top-p, min-p and top-k, or the model's
+ * where the call gives none (LoadResult.topP / minP / topK, read from generation_config.json as transformers'
+ * generate() reads it).
  */
-export function samplingParams(o: Pick<GenerateOptions, 'temperature' | 'topP' | 'minP'>, own = { topP: 1, minP: 0 }): Required<SamplingParams> {
-  return { temperature: o.temperature ?? 0, topP: o.topP ?? own.topP, minP: o.minP ?? own.minP };
+export function samplingParams(
+  o: Pick<GenerateOptions, 'temperature' | 'topP' | 'minP' | 'topK'>,
+  own = { topP: 1, minP: 0, topK: 0 },
+): Required<SamplingParams> {
+  return { temperature: o.temperature ?? 0, topP: o.topP ?? own.topP, minP: o.minP ?? own.minP, topK: o.topK ?? own.topK };
 }
+
+/** Scratch for the k-th largest weight when min-p has already dropped some of the top k (see sampleToken). */
+let sortScratch = new Float64Array(0);
 
 /** Scratch for the tempered probabilities: sampleToken runs at every token of every row, so it does not allocate. */
 let scratch = new Float64Array(0);
 
-/** Samples an index from logits with temperature, nucleus (top-p) and min-p filtering. temperature <= 0 is argmax. */
-export function sampleToken(logits: ArrayLike<number>, { temperature, topP, minP = 0 }: SamplingParams, rng: Rng): number {
+/** Samples an index from logits with temperature, top-k, nucleus (top-p) and min-p filtering. temperature <= 0 is argmax. */
+export function sampleToken(logits: ArrayLike<number>, { temperature, topP, minP = 0, topK = 0 }: SamplingParams, rng: Rng): number {
   const n = logits.length;
   let best = 0;
   for (let i = 1; i < n; i++) if (logits[i] > logits[best]) best = i;
@@ -46,7 +59,8 @@ export function sampleToken(logits: ArrayLike<number>, { temperature, topP, minP
   const p = Math.min(1, Math.max(topP, 0));
   // The most likely token's tempered weight is exp(0) = 1, so min-p keeps the weights >= minP (NaN: no cut).
   const floor = minP > 0 ? Math.min(1, minP) : 0;
-  if (p >= 1 && floor === 0) {
+  const k = topK >= 1 && topK < n ? Math.floor(topK) : 0;
+  if (p >= 1 && floor === 0 && k === 0) {
     // Every token is a candidate, in index order: the total is `sum`, added up in the same order.
     let x = rng.next() * sum;
     for (let i = 0; i < n; i++) {
@@ -61,19 +75,36 @@ export function sampleToken(logits: ArrayLike<number>, { temperature, topP, minP
   for (let i = 0; i < n; i++) if (probs[i] >= floor) kept.push(i);
   // sort by probability, ties by index, so the order does not depend on the sort implementation
   kept.sort((a, b) => probs[b] - probs[a] || a - b);
+  // Top-k: the k-th largest weight, and the total of the tokens at or above it, which top-p's mass is a share of.
+  let least = 0;
+  let total = sum;
+  if (k > 0) {
+    if (kept.length >= k) least = probs[kept[k - 1]];
+    else {
+      // Min-p kept fewer than k, so the k-th lies under its cut: found among every weight (only then, and only once).
+      if (sortScratch.length < n) sortScratch = new Float64Array(n);
+      const sorted = sortScratch.subarray(0, n);
+      sorted.set(probs.subarray(0, n));
+      sorted.sort();
+      least = sorted[n - k];
+    }
+    total = 0;
+    for (let i = 0; i < n; i++) if (probs[i] >= least) total += probs[i];
+  }
   const candidates: number[] = [];
   let mass = 0;
   for (const i of kept) {
-    // top-p's mass counts every token, and the dropped ones would only have come after these
+    if (probs[i] < least) break;
+    // top-p's mass counts every token top-k kept, and the ones min-p dropped would only have come after these
     candidates.push(i);
-    mass += probs[i] / sum;
+    mass += probs[i] / total;
     if (mass >= p) break;
   }
   // Only when no weight is finite (every logit -Infinity or NaN): fall back to argmax, as temperature 0 would.
   if (!candidates.length) return best;
-  let total = 0;
-  for (const i of candidates) total += probs[i];
-  let x = rng.next() * total;
+  let weight = 0;
+  for (const i of candidates) weight += probs[i];
+  let x = rng.next() * weight;
   for (const i of candidates) {
     x -= probs[i];
     if (x < 0) return i;

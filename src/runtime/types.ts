@@ -46,6 +46,11 @@ export interface LoadResult {
   topP: number;
   /** The min-p cut the model's makers ask for (generation_config.json `min_p`); 0 (no cut) where the file says nothing. */
   minP: number;
+  /**
+   * The top-k cut the model's makers ask for (generation_config.json `top_k`); 0 (no cut) where the file says nothing.
+   * transformers' generate() would cut at 50 there; the lab does not, so models without one sample as they always have.
+   */
+  topK: number;
   /** Positions the model was trained on (config.json max_position_embeddings); absent when the config does not say. */
   contextLength?: number;
   /** The tokenizer's identity (src/runtime/tokenizer-id.ts): equal exactly when two models tokenise alike. */
@@ -68,6 +73,8 @@ export interface GenerateOptions {
   topP?: number;
   /** Min-p cut (see SamplingParams); default: the model's own (LoadResult.minP). */
   minP?: number;
+  /** Top-k cut (see SamplingParams); default: the model's own (LoadResult.topK). */
+  topK?: number;
   maxNewTokens?: number;
   /** Generation stops when the generated text contains one of these; the text is cut before it. */
   stop?: string[];

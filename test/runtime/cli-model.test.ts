@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { statesCommand } from '../../cli/commands/states.ts';
@@ -53,5 +53,32 @@ describe('CLI states / generate on the embedded model', () => {
     expect(JSON.parse(a.out).tokens).toEqual(JSON.parse(b.out).tokens);
     expect(JSON.parse(a.out).temperature).toBe(0.7);
     await expect(run(generateCommand, { prompt: 'x' })).rejects.toThrow(/--model is required/);
+  });
+
+  it("samples at the model's own top-k (generation_config.json top_k), unless --top-k sets another", async () => {
+    // tiny-social with a generation_config asking for top-k 1, which leaves only the likeliest token: sampling at 0.7
+    // must then give the greedy reply, at every seed.
+    const dir = mkdtempSync(join(tmpdir(), 'sml-topk-'));
+    try {
+      cpSync(resolve(import.meta.dirname, '../../models/tiny-social'), dir, { recursive: true });
+      const gen = JSON.parse(readFileSync(join(dir, 'generation_config.json'), 'utf8')) as Record<string, unknown>;
+      writeFileSync(join(dir, 'generation_config.json'), JSON.stringify({ ...gen, top_k: 1 }));
+      const ask = (extra: Record<string, string>) =>
+        run(generateCommand, { model: dir, prompt: 'Once upon a time', 'max-new-tokens': '12', ...extra }, true).then((r) => JSON.parse(r.out));
+      const greedy = (await ask({ temperature: '0' })).tokens;
+      let free = 0;
+      for (const seed of ['1', '2', '3']) {
+        const own = await ask({ seed });
+        expect(own.topK).toBe(1);
+        expect(own.tokens).toEqual(greedy);
+        const none = await ask({ seed, 'top-k': '0' });
+        expect(none.topK).toBe(0);
+        if (none.tokens.join() !== greedy.join()) free++;
+      }
+      expect(free).toBeGreaterThan(0);
+      await expect(ask({ seed: '1', 'top-k': '2.5' })).rejects.toThrow(/--top-k must be a whole number/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -75,11 +75,11 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
   // topP / minP gets; a call that sets either gets its own.
   it('samples at its own min-p (0.2) unless a call sets another', async () => {
     const info = await rt.info();
-    expect(info).toMatchObject({ topP: 1, minP: 0.2 });
+    expect(info).toMatchObject({ topP: 1, minP: 0.2, topK: 0 });
     // A run on it records that sampling (RunMeta.sampling), so that its link's numbers can be traced to it.
     const set = new RunnerModelSet();
     set.add(asRunnerModel('organism-dialogue', rt, info!));
-    expect(samplingOf(['organism-dialogue'], set)).toEqual([{ model: 'organism-dialogue', topP: 1, minP: 0.2 }]);
+    expect(samplingOf(['organism-dialogue'], set)).toEqual([{ model: 'organism-dialogue', topP: 1, minP: 0.2, topK: 0 }]);
     expect(describeSampling(samplingOf(['organism-dialogue'], set))).toBe('organism-dialogue at min-p 0.2');
     const prompt = {
       messages: [{ role: 'user' as const, content: 'Ines Moro wants to sell a lamp to Odo Vantel. Say one line to Odo.' }],

@@ -167,7 +167,7 @@ describe('sweeps on a real Redis (BullMQ)', () => {
     const bundle = readBundle(new Uint8Array(readFileSync(JSON.parse(collected.stdout).file)), LAB_MODULES);
     expect(bundle.meta.id).toBe(study);
     // The workers recorded the sampling the model asked for itself (tiny-social: none), and collect carried it.
-    expect(bundle.meta.sampling).toEqual([{ model: 'tiny-social', topP: 1, minP: 0 }]);
+    expect(bundle.meta.sampling).toEqual([{ model: 'tiny-social', topP: 1, minP: 0, topK: 0 }]);
     const reference = await singleProcess(synchrony);
     expect(comparable(bundle)).toEqual(comparable(reference));
 

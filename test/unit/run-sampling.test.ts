@@ -1,5 +1,5 @@
 /**
- * A run records the sampling each model asked for itself (its generation_config.json's top-p and min-p), since a
+ * A run records the sampling each model asked for itself (its generation_config.json's top-k, top-p and min-p), since a
  * link replays at the model's own: the record says what an older run got if the model's file has changed since.
  */
 import { describe, expect, it } from 'vitest';
@@ -19,24 +19,31 @@ describe("a run's record of its models' own sampling", () => {
   const model = (id: string, sampling?: RunnerModel['sampling']): RunnerModel => ({ ...fakePolarizationAgent(), id, sampling });
 
   it('names each model once, and leaves out hosts that do not say', () => {
-    const byId: Record<string, RunnerModel> = { a: model('a', { topP: 1, minP: 0.2 }), b: model('b'), c: model('c', { topP: 0.9, minP: 0 }) };
+    const byId: Record<string, RunnerModel> = {
+      a: model('a', { topP: 1, minP: 0.2 }),
+      b: model('b'),
+      c: model('c', { topP: 0.8, minP: 0, topK: 20 }),
+    };
     const got = samplingOf(['a', 'b', 'a', 'c'], { get: (id) => byId[id] });
     expect(got).toEqual([
-      { model: 'a', topP: 1, minP: 0.2 },
-      { model: 'c', topP: 0.9, minP: 0 },
+      { model: 'a', topP: 1, minP: 0.2, topK: 0 },
+      { model: 'c', topP: 0.8, minP: 0, topK: 20 },
     ]);
-    expect(describeSampling(got)).toBe('a at min-p 0.2; c at top-p 0.9');
+    expect(describeSampling(got)).toBe('a at min-p 0.2; c at top-k 20 and top-p 0.8');
     expect(describeSampling([{ model: 'x', topP: 0.8, minP: 0.05 }])).toBe('x at top-p 0.8 and min-p 0.05');
     // A model that cuts nothing needs no words.
-    expect(describeSampling([{ model: 'x', topP: 1, minP: 0 }])).toBe('');
+    expect(describeSampling([{ model: 'x', topP: 1, minP: 0, topK: 0 }])).toBe('');
   });
 
   it('travels in run.json of a bundle and back', async () => {
     const bundle = await fakePolarizationBundle({ topP: 0.9, minP: 0.1 });
-    expect(bundle.meta.sampling).toEqual([{ model: 'fake-agent', topP: 0.9, minP: 0.1 }]);
+    const want = [{ model: 'fake-agent', topP: 0.9, minP: 0.1, topK: 0 }];
+    expect(bundle.meta.sampling).toEqual(want);
     const bytes = writeBundle(bundle);
-    expect(JSON.parse(strFromU8(unzipSync(bytes)['run.json'])).sampling).toEqual([{ model: 'fake-agent', topP: 0.9, minP: 0.1 }]);
-    expect(readBundle(bytes, LAB_MODULES).meta.sampling).toEqual([{ model: 'fake-agent', topP: 0.9, minP: 0.1 }]);
+    expect(JSON.parse(strFromU8(unzipSync(bytes)['run.json'])).sampling).toEqual(want);
+    expect(readBundle(bytes, LAB_MODULES).meta.sampling).toEqual(want);
+    // One written before top-k was kept reads as no cut.
+    expect(readBundle(withRun(bytes, { sampling: [{ model: 'fake-agent', topP: 0.9, minP: 0.1 }] }), LAB_MODULES).meta.sampling).toEqual(want);
     // A bundle written before the field was kept reads without it.
     expect(readBundle(withRun(bytes, { sampling: undefined }), LAB_MODULES).meta.sampling).toBeUndefined();
   });
@@ -46,8 +53,11 @@ describe("a run's record of its models' own sampling", () => {
     expect(() => readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 5, minP: 0 }] }), LAB_MODULES)).toThrow(/run\.json: sampling\[0\]\.topP/);
     expect(() => readBundle(withRun(bytes, { sampling: [{ model: { x: 1 }, topP: 1, minP: 0 }] }), LAB_MODULES)).toThrow(/run\.json: sampling\[0\]\.model/);
     expect(() => readBundle(withRun(bytes, { sampling: 'min-p 0.2' }), LAB_MODULES)).toThrow(/run\.json: sampling/);
+    expect(() => readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 1, minP: 0, topK: 2.5 }] }), LAB_MODULES)).toThrow(
+      /run\.json: sampling\[0\]\.topK/,
+    );
     // Fields beyond the three are not carried into the stored run.
     const extra = readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 1, minP: 0.2, note: '=HYPERLINK("x")' }] }), LAB_MODULES);
-    expect(extra.meta.sampling).toEqual([{ model: 'm', topP: 1, minP: 0.2 }]);
+    expect(extra.meta.sampling).toEqual([{ model: 'm', topP: 1, minP: 0.2, topK: 0 }]);
   });
 });

@@ -51,9 +51,9 @@ describe('seeded sampling', () => {
   });
   // transformers' own warpers (temperature, top-p, min-p, in generate()'s order): test/fixtures/make_sampling_fixture.py
   const fixture = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/sampling/expected.json'), 'utf8')) as {
-    cases: { logits: number[]; temperature: number; topP: number; minP: number; probs: number[] }[];
+    cases: { logits: number[]; temperature: number; topP: number; minP: number; topK: number; probs: number[] }[];
   };
-  it.each(fixture.cases.map((c) => [`T ${c.temperature}, top-p ${c.topP}, min-p ${c.minP}, ${c.logits.length} tokens`, c] as const))(
+  it.each(fixture.cases.map((c) => [`T ${c.temperature}, top-k ${c.topK}, top-p ${c.topP}, min-p ${c.minP}, ${c.logits.length} tokens`, c] as const))(
     'draws from the distribution transformers samples: %s',
     (_, c) => {
       const rng = createRng(11);

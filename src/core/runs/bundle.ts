@@ -74,7 +74,7 @@ const RUN_JSON = z.looseObject({
   createdAt: z.string().max(100).optional(),
   recordsVersion: z.unknown().optional(),
   sampling: z
-    .array(z.object({ model: z.string().max(200), topP: z.number().gt(0).max(1), minP: z.number().min(0).max(1) }))
+    .array(z.object({ model: z.string().max(200), topP: z.number().gt(0).max(1), minP: z.number().min(0).max(1), topK: z.number().int().min(0).optional() }))
     .max(100)
     .optional(),
 });
@@ -244,7 +244,7 @@ export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBu
       createdAt: typeof meta.createdAt === 'string' ? meta.createdAt : now,
       updatedAt: now,
       recordsVersion: lab.records.version,
-      ...(meta.sampling ? { sampling: meta.sampling.map(({ model, topP, minP }) => ({ model, topP, minP })) } : {}),
+      ...(meta.sampling ? { sampling: meta.sampling.map(({ model, topP, minP, topK }) => ({ model, topP, minP, topK: topK ?? 0 })) } : {}),
     },
     episodes: sorted,
     results,

@@ -14,6 +14,7 @@ export interface RunnerGenerateOptions {
   temperature?: number;
   topP?: number;
   minP?: number;
+  topK?: number;
   maxNewTokens?: number;
   stop?: string[];
   seed?: number | string;
@@ -46,6 +47,8 @@ export interface RunnerEncodeResult {
 export interface ModelSampling {
   topP: number;
   minP: number;
+  /** 0: no cut. Absent in records written before the lab read it (read as 0). */
+  topK?: number;
 }
 
 /** A run's record of the sampling one of its models asked for itself (RunMeta.sampling). */
@@ -57,7 +60,7 @@ export interface ModelSamplingRecord extends ModelSampling {
 export function samplingOf(ids: readonly string[], models: RunnerModels): ModelSamplingRecord[] {
   return [...new Set(ids)].flatMap((id) => {
     const own = models.get(id).sampling;
-    return own ? [{ model: id, topP: own.topP, minP: own.minP }] : [];
+    return own ? [{ model: id, topP: own.topP, minP: own.minP, topK: own.topK ?? 0 }] : [];
   });
 }
 
@@ -65,7 +68,7 @@ export function samplingOf(ids: readonly string[], models: RunnerModels): ModelS
 export function describeSampling(records: readonly ModelSamplingRecord[]): string {
   return records
     .map((r) => {
-      const cuts = [r.topP < 1 ? `top-p ${r.topP}` : '', r.minP > 0 ? `min-p ${r.minP}` : ''].filter(Boolean);
+      const cuts = [r.topK ? `top-k ${r.topK}` : '', r.topP < 1 ? `top-p ${r.topP}` : '', r.minP > 0 ? `min-p ${r.minP}` : ''].filter(Boolean);
       return cuts.length ? `${r.model} at ${cuts.join(' and ')}` : '';
     })
     .filter(Boolean)
