@@ -1,3 +1,4 @@
+import { describeSampling } from '../../src/core/runs/sampling-record.ts';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Queue } from 'bullmq';
@@ -185,6 +186,8 @@ async function collect({ values, json, out, err }: CliContext, url: string, id: 
     for (let i = 0; i < study.episodes; i++) loaded.push(await loadEpisode(redis, study, i, storeDir));
     const backends = new Set(loaded.map((l) => `${l.stored.backend}/${l.stored.dtype}`));
     if (backends.size > 1) err(`note: the workers ran on different backends (${[...backends].join(', ')}); the bundle names the first`);
+    const samplings = new Set(loaded.map((l) => describeSampling(l.stored.sampling ?? []) || 'no cut'));
+    if (samplings.size > 1) err(`note: the workers' models asked for different sampling (${[...samplings].join(' / ')}); the bundle records the first`);
     const lab = openLabByName(study.lab);
     const started = performance.now();
     const bundle = await runHeadless(lab.definition, lab, lab.parse(study.config), {

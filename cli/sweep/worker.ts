@@ -13,7 +13,7 @@ import type { OpenLab } from '../../src/labs/lab-module.ts';
 import { needsPrevious } from '../../src/core/runs/jobs.ts';
 import { episodeRng, runSeed } from '../../src/core/runs/runner.ts';
 import type { Episode } from '../../src/core/runs/types.ts';
-import { samplingOf } from '../../src/core/runs/models.ts';
+import { samplingOf } from '../../src/core/runs/sampling-record.ts';
 import { loadRunModels } from '../run-models.ts';
 import { bullConnection, openRedis } from './connection.ts';
 import { loadEpisode, saveEpisode, storeDirFor, storedAmong } from './episode-store.ts';

@@ -15,7 +15,7 @@ import { ensureRunModels, type RunRuntime } from './run-models';
 import { decoderParameters, episodeLanes, LaneProgress, MAX_LANES, runInLanes, type LanePlan } from '../core/runs/lanes';
 import { wasmThreadCount } from '../runtime/threads';
 import { runtimeOf, seedOf } from '../core/config/fields';
-import { describeSampling, samplingOf } from '../core/runs/models';
+import { describeSampling, resumedSampling, samplingOf } from '../core/runs/sampling-record';
 import type { ParsedConfig } from '../core/config/lab-definition';
 
 const MAX_CRASH_RETRIES = 3;
@@ -333,11 +333,12 @@ export class RunController {
     this.laneModels = [];
     this.laneModels[0] = await this.loadLane(ids, 0);
     const { backend, dtype } = this.laneModels[0].describe();
-    const sampling = samplingOf(ids, this.laneModels[0]);
-    // A resumed run keeps the sampling its first episodes got; if the model's own has changed since, say so.
-    if (meta.sampling && describeSampling(meta.sampling) !== describeSampling(sampling))
-      this.note = `This run began at ${describeSampling(meta.sampling) || 'no cut'}, and its model now asks for ${describeSampling(sampling) || 'no cut'}: the episodes from here are sampled at the model's current setting.`;
-    return (await this.store()).updateRun(meta.id, { backend, dtype, sampling: meta.sampling ?? sampling });
+    // A resumed run whose models now ask for another sampling than its record says gets both, each from its episode.
+    const sampling = resumedSampling(meta.sampling, samplingOf(ids, this.laneModels[0]), meta.episodesDone);
+    const added = sampling.slice(meta.sampling?.length ?? 0).filter((r) => r.fromEpisode !== undefined);
+    if (meta.sampling && added.length)
+      this.note = `The models now ask for other sampling than this run had: ${describeSampling(added)}. The run's record keeps both.`;
+    return (await this.store()).updateRun(meta.id, { backend, dtype, sampling });
   }
 
   private runHere(

@@ -17,8 +17,9 @@ export interface SamplingParams {
   minP?: number;
   /**
    * Top-k cut (transformers' TopKLogitsWarper): only the k most likely tokens stay, and every token as likely as the
-   * k-th (ties are kept, as torch.topk's threshold keeps them). 0 or absent: no cut. Applied before top-p, whose mass
-   * then counts the tokens top-k kept, as transformers orders them.
+   * k-th (ties are kept, as torch.topk's threshold keeps them). 0, absent, NaN, negative or at least the vocabulary:
+   * no cut; a fraction is rounded down (the CLI and bundles refuse one). Applied before top-p, whose mass then counts
+   * the tokens top-k kept, as transformers orders them.
    */
   topK?: number;
 }
@@ -35,8 +36,38 @@ export function samplingParams(
   return { temperature: o.temperature ?? 0, topP: o.topP ?? own.topP, minP: o.minP ?? own.minP, topK: o.topK ?? own.topK };
 }
 
-/** Scratch for the k-th largest weight when min-p has already dropped some of the top k (see sampleToken). */
-let sortScratch = new Float64Array(0);
+/** Scratch for finding the k-th largest weight (kthLargest reorders it). */
+let selectScratch = new Float64Array(0);
+
+/**
+ * The k-th largest (1-based) of xs[0..n), found in place by Hoare's selection: O(n) on average, where a sort of a hub
+ * model's 150k-token vocabulary at every token would cost O(n log n). Only the value is used, so which algorithm
+ * finds it changes nothing.
+ */
+function kthLargest(xs: Float64Array, n: number, k: number): number {
+  const target = k - 1;
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const pivot = xs[(lo + hi) >>> 1];
+    let i = lo;
+    let j = hi;
+    // Descending: after the pass, [lo, j] >= pivot, [i, hi] <= pivot, and anything between equals it.
+    while (i <= j) {
+      while (xs[i] > pivot) i++;
+      while (xs[j] < pivot) j--;
+      if (i <= j) {
+        const t = xs[i];
+        xs[i++] = xs[j];
+        xs[j--] = t;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return xs[target];
+  }
+  return xs[lo];
+}
 
 /** Scratch for the tempered probabilities: sampleToken runs at every token of every row, so it does not allocate. */
 let scratch = new Float64Array(0);
@@ -69,32 +100,27 @@ export function sampleToken(logits: ArrayLike<number>, { temperature, topP, minP
     }
     return n - 1;
   }
-  // Min-p's cut first: the tokens it drops are the lightest, so they come after every kept one in the order below,
-  // and leaving them out of the sort changes nothing but its cost (most of a large vocabulary sits under the cut).
-  const kept: number[] = [];
-  for (let i = 0; i < n; i++) if (probs[i] >= floor) kept.push(i);
-  // sort by probability, ties by index, so the order does not depend on the sort implementation
-  kept.sort((a, b) => probs[b] - probs[a] || a - b);
-  // Top-k: the k-th largest weight, and the total of the tokens at or above it, which top-p's mass is a share of.
+  // Top-k: the k-th largest weight (ties with it stay, as torch.topk's threshold keeps them), and the total of the
+  // tokens at or above it, which top-p's mass is a share of (transformers renormalises after top-k).
   let least = 0;
   let total = sum;
   if (k > 0) {
-    if (kept.length >= k) least = probs[kept[k - 1]];
-    else {
-      // Min-p kept fewer than k, so the k-th lies under its cut: found among every weight (only then, and only once).
-      if (sortScratch.length < n) sortScratch = new Float64Array(n);
-      const sorted = sortScratch.subarray(0, n);
-      sorted.set(probs.subarray(0, n));
-      sorted.sort();
-      least = sorted[n - k];
-    }
+    if (selectScratch.length < n) selectScratch = new Float64Array(n);
+    selectScratch.set(probs.subarray(0, n));
+    least = kthLargest(selectScratch, n, k);
     total = 0;
     for (let i = 0; i < n; i++) if (probs[i] >= least) total += probs[i];
   }
+  // The cuts of top-k and min-p first: the tokens they drop are the lightest, so they come after every kept one in the
+  // order below, and leaving them out of the sort changes nothing but its cost (most of a vocabulary sits under them).
+  const cut = Math.max(floor, least);
+  const kept: number[] = [];
+  for (let i = 0; i < n; i++) if (probs[i] >= cut) kept.push(i);
+  // sort by probability, ties by index, so the order does not depend on the sort implementation
+  kept.sort((a, b) => probs[b] - probs[a] || a - b);
   const candidates: number[] = [];
   let mass = 0;
   for (const i of kept) {
-    if (probs[i] < least) break;
     // top-p's mass counts every token top-k kept, and the ones min-p dropped would only have come after these
     candidates.push(i);
     mass += probs[i] / total;

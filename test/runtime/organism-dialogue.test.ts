@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeRuntime } from '../../src/runtime/node';
 import type { ModelRuntime } from '../../src/runtime/runtime';
 import { asRunnerModel, RunnerModelSet } from '../../src/runtime/runner-models';
-import { describeSampling, samplingOf } from '../../src/core/runs/models';
+import { describeSampling, samplingOf } from '../../src/core/runs/sampling-record';
 import { probeHiddenLines, probeJudge, probeTurns } from '../../organisms/dialogue/measure';
 import { ACCEPT_FROM_TURN, ACCEPT_PROBABILITY, FIELD_ACTION, FIELD_FEELING, JUDGE_RULE } from '../../organisms/dialogue/law';
 import { plantedDialogue } from '../../src/labs/synchrony/planted';

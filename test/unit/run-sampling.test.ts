@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { describeSampling, samplingOf, type RunnerModel } from '../../src/core/runs/models';
+import type { RunnerModel } from '../../src/core/runs/models';
+import { describeSampling, resumedSampling, samplingOf } from '../../src/core/runs/sampling-record';
 import { readBundle, writeBundle } from '../../src/core/runs/bundle';
 import { LAB_MODULES } from '../../src/labs/registry';
 import { fakePolarizationAgent, fakePolarizationBundle } from '../helpers/fake-polarization-agent';
@@ -35,6 +36,22 @@ describe("a run's record of its models' own sampling", () => {
     expect(describeSampling([{ model: 'x', topP: 1, minP: 0, topK: 0 }])).toBe('');
   });
 
+  it('a resumed run keeps its record, and adds what changed from the episode it changed at', () => {
+    const a = { model: 'a', topP: 1, minP: 0.2, topK: 0 };
+    const b = { model: 'b', topP: 0.8, minP: 0, topK: 20 };
+    expect(resumedSampling(undefined, [a, b], 0)).toEqual([a, b]);
+    expect(resumedSampling([a, b], [a, b], 5)).toEqual([a, b]);
+    const aNow = { ...a, minP: 0 };
+    const changed = resumedSampling([a, b], [aNow, b], 5);
+    expect(changed).toEqual([a, b, { ...aNow, fromEpisode: 5 }]);
+    expect(describeSampling(changed)).toBe('a at min-p 0.2; b at top-k 20 and top-p 0.8; a at no cut from episode 6');
+    // Resumed again with the latest setting: nothing to add; back to the first: it is added again, from its episode.
+    expect(resumedSampling(changed, [aNow, b], 8)).toEqual(changed);
+    expect(resumedSampling(changed, [a, b], 8)).toEqual([...changed, { ...a, fromEpisode: 8 }]);
+    // A run stored before records were kept: what its first episodes got is not known, so only the rest is recorded.
+    expect(resumedSampling(undefined, [a], 3)).toEqual([{ ...a, fromEpisode: 3 }]);
+  });
+
   it('travels in run.json of a bundle and back', async () => {
     const bundle = await fakePolarizationBundle({ topP: 0.9, minP: 0.1 });
     const want = [{ model: 'fake-agent', topP: 0.9, minP: 0.1, topK: 0 }];
@@ -56,7 +73,12 @@ describe("a run's record of its models' own sampling", () => {
     expect(() => readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 1, minP: 0, topK: 2.5 }] }), LAB_MODULES)).toThrow(
       /run\.json: sampling\[0\]\.topK/,
     );
-    // Fields beyond the three are not carried into the stored run.
+    expect(() => readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 1, minP: 0, topK: 1e12 }] }), LAB_MODULES)).toThrow(
+      /run\.json: sampling\[0\]\.topK/,
+    );
+    // Markup is refused, as everywhere in run.json.
+    expect(() => readBundle(withRun(bytes, { sampling: [{ model: '<img src=x onerror=alert(1)>', topP: 1, minP: 0 }] }), LAB_MODULES)).toThrow(/run\.json/);
+    // Fields beyond the record's are not carried into the stored run.
     const extra = readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 1, minP: 0.2, note: '=HYPERLINK("x")' }] }), LAB_MODULES);
     expect(extra.meta.sampling).toEqual([{ model: 'm', topP: 1, minP: 0.2, topK: 0 }]);
   });

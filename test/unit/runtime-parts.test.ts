@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createRng } from '../../src/core/rng';
 import { sampleToken } from '../../src/runtime/sampling';
+import { shareOneBatch } from '../../src/runtime/samples';
 import { chooseBackend, likelyFits, BackendChoiceError } from '../../src/runtime/choose';
 import { createTapFetch } from '../../src/runtime/tap-fetch';
 import { readOnnxTopology } from '../../src/core/onnx/model';
@@ -48,6 +49,32 @@ describe('seeded sampling', () => {
     for (let seed = 0; seed < 20; seed++) expect(draw(Number.NaN, seed)).toBe(draw(0, seed));
     const hopeless = Float32Array.from([-Infinity, -Infinity, -Infinity]);
     expect(sampleToken(hopeless, { temperature: 0.7, topP: 0.9, minP: 0.2 }, createRng(1))).toBe(0);
+  });
+  it('a top-k that cuts nothing (0, absent, NaN, negative, at least the vocabulary) draws exactly as none', () => {
+    const wide = Float32Array.from({ length: 300 }, (_, i) => Math.sin(i * 1.7) * 3);
+    const draws = (topK: number | undefined, topP: number, minP: number) => {
+      const rng = createRng(9);
+      return Array.from({ length: 400 }, () => sampleToken(wide, { temperature: 0.7, topP, minP, ...(topK === undefined ? {} : { topK }) }, rng));
+    };
+    for (const [topP, minP] of [
+      [1, 0],
+      [0.9, 0],
+      [0.9, 0.05],
+    ]) {
+      const none = draws(undefined, topP, minP);
+      for (const k of [0, Number.NaN, -3, 300, 1000]) expect(draws(k, topP, minP)).toEqual(none);
+      // a real cut changes them (the same seed draws outside the top 5)
+      expect(draws(5, topP, minP)).not.toEqual(none);
+    }
+  });
+  it('prompts whose top-k differ are not decoded in one batch', () => {
+    expect(
+      shareOneBatch([
+        { temperature: 0.7, topK: 20 },
+        { temperature: 0.7, topK: 20 },
+      ]),
+    ).toBe(true);
+    expect(shareOneBatch([{ temperature: 0.7, topK: 20 }, { temperature: 0.7 }])).toBe(false);
   });
   // transformers' own warpers (temperature, top-p, min-p, in generate()'s order): test/fixtures/make_sampling_fixture.py
   const fixture = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/sampling/expected.json'), 'utf8')) as {

@@ -74,7 +74,15 @@ const RUN_JSON = z.looseObject({
   createdAt: z.string().max(100).optional(),
   recordsVersion: z.unknown().optional(),
   sampling: z
-    .array(z.object({ model: z.string().max(200), topP: z.number().gt(0).max(1), minP: z.number().min(0).max(1), topK: z.number().int().min(0).optional() }))
+    .array(
+      z.object({
+        model: z.string().max(200),
+        topP: z.number().gt(0).max(1),
+        minP: z.number().min(0).max(1),
+        topK: z.number().int().min(0).max(10_000_000).optional(),
+        fromEpisode: z.number().int().min(0).optional(),
+      }),
+    )
     .max(100)
     .optional(),
 });
@@ -244,7 +252,17 @@ export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBu
       createdAt: typeof meta.createdAt === 'string' ? meta.createdAt : now,
       updatedAt: now,
       recordsVersion: lab.records.version,
-      ...(meta.sampling ? { sampling: meta.sampling.map(({ model, topP, minP, topK }) => ({ model, topP, minP, topK: topK ?? 0 })) } : {}),
+      ...(meta.sampling
+        ? {
+            sampling: meta.sampling.map(({ model, topP, minP, topK, fromEpisode }) => ({
+              model,
+              topP,
+              minP,
+              topK: topK ?? 0,
+              ...(fromEpisode ? { fromEpisode } : {}),
+            })),
+          }
+        : {}),
     },
     episodes: sorted,
     results,

@@ -2,7 +2,8 @@ import type { LabDefinition, ParsedConfig } from '../config/lab-definition';
 import { episodeRng, runSeed, type LabRunner } from './runner';
 import { runInLanes } from './lanes';
 import type { RunBundle } from './bundle';
-import { samplingOf, type ModelSamplingRecord, type RunnerModels } from './models';
+import type { RunnerModels } from './models';
+import { resumedSampling, samplingOf, type ModelSamplingRecord } from './sampling-record';
 import { newRunId, type Episode, type RunMeta, type StoredRecord } from './types';
 
 export interface HeadlessOptions<R extends StoredRecord = StoredRecord> {
@@ -16,7 +17,10 @@ export interface HeadlessOptions<R extends StoredRecord = StoredRecord> {
   /** "cpu/fp32"-style description of the models' backend and dtype, for the run's metadata. */
   backend?: string | null;
   dtype?: string | null;
-  /** The models' own sampling, where the caller knows it and `models` is absent (a sweep's collect); else asked of `models`. */
+  /**
+   * The run's record of its models' own sampling where the caller has it (a sweep's collect: the workers stored it);
+   * else it is asked of `models` (a resumed run's earlier episodes then count as unknown: resumedSampling).
+   */
   sampling?: ModelSamplingRecord[];
   /**
    * A resumed run: the episodes finished before (indices 0..k-1, in order), and the run's id and start time, so
@@ -88,9 +92,16 @@ export async function runHeadless<C extends ParsedConfig, R extends StoredRecord
     createdAt: opts.resume?.createdAt ?? stamp,
     updatedAt: stamp,
     ...(runner.recordsVersion !== undefined ? { recordsVersion: runner.recordsVersion } : {}),
-    ...(plan.models.length && (opts.sampling || opts.models) ? { sampling: opts.sampling ?? samplingOf(plan.models, opts.models!) } : {}),
+    ...(plan.models.length ? samplingEntry(plan.models, opts) : {}),
   };
   const version = runner.resultsVersion;
   const results = (await runner.summarize(config, episodes)).map((r) => ({ ...r, updatedAt: stamp, ...(version !== undefined ? { version } : {}) }));
   return { meta, episodes, results };
+}
+
+/** The `sampling` field of a headless run's metadata: the caller's record, else what its models ask for now. */
+function samplingEntry(ids: string[], opts: HeadlessOptions<StoredRecord>): { sampling?: ModelSamplingRecord[] } {
+  if (opts.sampling) return { sampling: opts.sampling };
+  if (!opts.models) return {};
+  return { sampling: resumedSampling(undefined, samplingOf(ids, opts.models), opts.resume?.episodes.length ?? 0) };
 }

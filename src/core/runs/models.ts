@@ -41,38 +41,14 @@ export interface RunnerEncodeResult {
 }
 
 /**
- * The sampling a model's makers ask for (its generation_config.json, as transformers' generate() reads it), which
- * every call that sets no top-p or min-p of its own gets: top-p 1 and min-p 0 mean no cut.
+ * The sampling a model's makers ask for (its generation_config.json, as transformers' generate() reads it). Each field
+ * is used by every call that sets none of its own: top-p 1, min-p 0 and top-k 0 mean no cut.
  */
 export interface ModelSampling {
   topP: number;
   minP: number;
   /** 0: no cut. Absent in records written before the lab read it (read as 0). */
   topK?: number;
-}
-
-/** A run's record of the sampling one of its models asked for itself (RunMeta.sampling). */
-export interface ModelSamplingRecord extends ModelSampling {
-  model: string;
-}
-
-/** What each of a run's models asked for; models whose host does not say are left out. */
-export function samplingOf(ids: readonly string[], models: RunnerModels): ModelSamplingRecord[] {
-  return [...new Set(ids)].flatMap((id) => {
-    const own = models.get(id).sampling;
-    return own ? [{ model: id, topP: own.topP, minP: own.minP, topK: own.topK ?? 0 }] : [];
-  });
-}
-
-/** "organism-dialogue at min-p 0.2" for a run's status line; models that cut nothing are left out. */
-export function describeSampling(records: readonly ModelSamplingRecord[]): string {
-  return records
-    .map((r) => {
-      const cuts = [r.topK ? `top-k ${r.topK}` : '', r.topP < 1 ? `top-p ${r.topP}` : '', r.minP > 0 ? `min-p ${r.minP}` : ''].filter(Boolean);
-      return cuts.length ? `${r.model} at ${cuts.join(' and ')}` : '';
-    })
-    .filter(Boolean)
-    .join('; ');
 }
 
 export interface RunnerModel {

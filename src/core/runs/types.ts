@@ -1,6 +1,6 @@
 import type { LabName } from '../config/lab-definition';
 import type { SafeTensor } from '../safetensors';
-import type { ModelSamplingRecord } from './models';
+import type { ModelSamplingRecord } from './sampling-record';
 
 export type RunStatus = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
 
@@ -30,9 +30,9 @@ export interface RunMeta {
    */
   recordsVersion?: number;
   /**
-   * The sampling each model asked for itself (its generation_config.json), which every call that set none got: a
-   * link replays at the model's own sampling, so this says what an older run got if the model's file has changed.
-   * Absent in runs stored before it was kept, and for labs without models.
+   * The sampling each model asked for itself (its generation_config.json), used by every call that set none of its
+   * own (src/core/runs/sampling-record.ts): a link replays at the model's current file, so this says what an older run
+   * got. Absent in runs stored before it was kept, and for labs without models.
    */
   sampling?: ModelSamplingRecord[];
 }

@@ -54,7 +54,7 @@ export const synchronyLab = defineLab({
       .lt(1)
       .optional()
       .describe(
-        "Min-p cut: drop tokens less likely than this share of the most likely one; empty: the model's own (its generation_config.json min_p, else 0: no cut). The model's other sampling fields are not used",
+        "Min-p cut: drop tokens less likely than this share of the most likely one; empty: the model's own (its generation_config.json min_p, else 0: no cut). A model's own top_k is used too; its other sampling fields are not",
       ),
     analysis: group({
       alphaMode: z

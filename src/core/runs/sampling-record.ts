@@ -1,0 +1,61 @@
+/**
+ * A run's record of the sampling its models asked for themselves (RunMeta.sampling). A link replays at each model's
+ * current generation_config.json, so the record is what says which cut an older run's turns got; a run resumed after
+ * a model's file changed records both, each with the episode it began at.
+ */
+import type { ModelSampling, RunnerModels } from './models';
+
+export interface ModelSamplingRecord extends ModelSampling {
+  model: string;
+  /** The first episode (0-based) sampled this way, when it is not the run's first: the run was resumed after a change. */
+  fromEpisode?: number;
+}
+
+/** What each of a run's models asks for now; models whose host does not say are left out. */
+export function samplingOf(ids: readonly string[], models: RunnerModels): ModelSamplingRecord[] {
+  return [...new Set(ids)].flatMap((id) => {
+    const own = models.get(id).sampling;
+    return own ? [{ model: id, topP: own.topP, minP: own.minP, topK: own.topK ?? 0 }] : [];
+  });
+}
+
+const cutsOf = (r: ModelSampling) => `${r.topK ?? 0}|${r.topP}|${r.minP}`;
+
+/** The sampling each model got last in a record: the entry of the latest episode per model. */
+function latest(records: readonly ModelSamplingRecord[]): Map<string, string> {
+  const byModel = new Map<string, { from: number; cuts: string }>();
+  for (const r of records) {
+    const from = r.fromEpisode ?? 0;
+    const seen = byModel.get(r.model);
+    if (!seen || from >= seen.from) byModel.set(r.model, { from, cuts: cutsOf(r) });
+  }
+  return new Map([...byModel].map(([m, v]) => [m, v.cuts]));
+}
+
+/**
+ * The record of a run about to sample episodes from `done` on at `now`: `now` for a fresh run; the record as it was when
+ * nothing changed; else the record with `now` added from episode `done`. A run stored before records were kept (none,
+ * with episodes done) gets `now` from episode `done` only: what its earlier episodes got is not known.
+ */
+export function resumedSampling(
+  recorded: readonly ModelSamplingRecord[] | undefined,
+  now: readonly ModelSamplingRecord[],
+  done: number,
+): ModelSamplingRecord[] {
+  if (done === 0) return [...now];
+  const before = latest(recorded ?? []);
+  if (recorded && now.every((r) => before.get(r.model) === cutsOf(r))) return [...recorded];
+  return [...(recorded ?? []), ...now.filter((r) => before.get(r.model) !== cutsOf(r)).map((r) => ({ ...r, fromEpisode: done }))];
+}
+
+/** "organism-dialogue at min-p 0.2" for a run's status line; models that cut nothing are left out. */
+export function describeSampling(records: readonly ModelSamplingRecord[]): string {
+  return records
+    .map((r) => {
+      const cuts = [r.topK ? `top-k ${r.topK}` : '', r.topP < 1 ? `top-p ${r.topP}` : '', r.minP > 0 ? `min-p ${r.minP}` : ''].filter(Boolean);
+      const from = r.fromEpisode ? ` from episode ${r.fromEpisode + 1}` : '';
+      return `${r.model} at ${cuts.length ? cuts.join(' and ') : 'no cut'}${from}`;
+    })
+    .filter((text, i) => records[i].fromEpisode || !text.endsWith(' at no cut'))
+    .join('; ');
+}
