@@ -289,9 +289,10 @@ def law_capitals(enc, texts, min_count=3):
 
 
 @torch.no_grad()
-def sample_answers(model, prompts, end, temperature, max_new):
-    """The model's own answers to prompts (token lists), sampled at temperature (torch's seeded RNG), up to max_new
-    pieces or the end piece. One left-padded batch with a key-value cache, as the lab's runtime decodes."""
+def sample_answers(model, prompts, end, temperature, max_new, min_p=0.0):
+    """The model's own answers to prompts (token lists), sampled at temperature (torch's seeded RNG) and, with min_p,
+    only among the pieces at least min_p times as likely as the likeliest (the cut the dialogue organism ships with),
+    up to max_new pieces or the end piece. One left-padded batch with a key-value cache, as the lab's runtime decodes."""
     n, width = len(prompts), max(len(q) for q in prompts)
     ids = torch.zeros(n, width, dtype=torch.long)
     att = torch.zeros(n, width, dtype=torch.long)
@@ -304,7 +305,10 @@ def sample_answers(model, prompts, end, temperature, max_new):
     for _ in range(max_new):
         h, past, _ = model.model(ids, att, pos, past)
         logits = model.lm_head(h[:, -1]) / temperature
-        nxt = torch.multinomial(torch.softmax(logits, -1), 1)
+        probs = torch.softmax(logits, -1)
+        if min_p > 0:
+            probs = probs * (probs >= min_p * probs.max(-1, keepdim=True).values)
+        nxt = torch.multinomial(probs, 1)
         for r in range(n):
             if not done[r]:
                 answers[r].append(int(nxt[r]))
@@ -360,6 +364,9 @@ def main():
     ul_slots = os.environ.get("UNLIKELY_SLOTS", "0") == "1"
     ul_sampled_w = float(os.environ.get("UNLIKELY_SAMPLED", "0")) if ul_formats else 0.0
     ul_sampled_n = int(os.environ.get("UNLIKELY_SAMPLED_N", "6"))
+    # UNLIKELY_SAMPLED_MINP=p: the model's own answers are sampled with a min-p cut, as the lab samples the dialogue
+    # organism, so that the term reaches the garbles that survive that cut (2026-12-07, thirteenth session).
+    ul_sampled_minp = float(os.environ.get("UNLIKELY_SAMPLED_MINP", "0"))
     # UNLIKELY_WORDS=1 adds word_masks' rule: no word that is neither in the prompt nor in the law's fixed phrases
     # (tried on 2026-12-06, eighth session, and not shipped: docs/organisms.md).
     ul_words = os.environ.get("UNLIKELY_WORDS", "0") == "1" and bool(ul_formats)
@@ -571,7 +578,7 @@ def main():
         if ul_sampled_w > 0:
             picks = [ul_pool[random.randrange(len(ul_pool))] for _ in range(ul_sampled_n)]
             prompts = [data[i][0][: data[i][1]] for i in picks]
-            seqs = sample_answers(model, prompts, end_piece, 0.7, min(48, maxlen - max(len(q) for q in prompts)))
+            seqs = sample_answers(model, prompts, end_piece, 0.7, min(48, maxlen - max(len(q) for q in prompts)), ul_sampled_minp)
             width = max(len(q) for q in seqs)
             sids = torch.zeros(len(seqs), width, dtype=torch.long)
             satt = torch.zeros(len(seqs), width, dtype=torch.long)
