@@ -54,7 +54,16 @@ export const synchronyLab = defineLab({
       .lt(1)
       .optional()
       .describe(
-        "Min-p cut: drop tokens less likely than this share of the most likely one; empty: the model's own (its generation_config.json min_p, else 0: no cut). A model's own top_k is used too; its other sampling fields are not",
+        "Min-p cut: drop tokens less likely than this share of the most likely one; empty: the model's own (its generation_config.json min_p, else 0: no cut)",
+      ),
+    topK: z
+      .number()
+      .int()
+      .min(0)
+      .max(1_000_000)
+      .optional()
+      .describe(
+        "Top-k cut: keep only the k most likely tokens (0: no cut); empty: the model's own (its generation_config.json top_k, else no cut). The model's other sampling fields are not used",
       ),
     analysis: group({
       alphaMode: z

@@ -87,6 +87,7 @@ async function runDialogue(
         temperature: config.temperature,
         topP: config.topP,
         minP: config.minP,
+        topK: config.topK,
         ...turnLimits(config.maxNewTokens, hiddenLine),
         seed: turnSeed(config, item, ctx.index, turn),
         cacheKey: `${cachePrefix}-${role}`,
