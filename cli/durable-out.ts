@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { readSafetensors, writeSafetensors } from '../src/core/safetensors.ts';
 import { newRunId, type Episode } from '../src/core/runs/types.ts';
+import type { ModelSamplingRecord } from '../src/core/runs/sampling-record.ts';
 
 export const PARTIAL_FORMAT = 'social-minds-lab/partial-run@1';
 
@@ -22,6 +23,8 @@ interface Manifest {
   id: string;
   createdAt: string;
   episodesTotal: number;
+  /** The run's record of its models' own sampling (RunMeta.sampling), kept from the first attempt on. */
+  sampling?: ModelSamplingRecord[];
 }
 
 /** Raised when --out cannot take the run (another config's partial run, a full disk): one clear line, nothing lost. */
@@ -43,6 +46,10 @@ export interface DurableOut {
   createdAt: string;
   /** Episodes finished by earlier attempts, 0..k-1 in order. */
   finished: Episode[];
+  /** The sampling record an earlier attempt kept (absent on a first attempt, or one that had none). */
+  sampling: ModelSamplingRecord[] | undefined;
+  /** Keeps the run's sampling record beside the episodes, so that a later attempt adds to it instead of guessing. */
+  keepSampling(sampling: ModelSamplingRecord[]): void;
   save(ep: Episode): void;
   /** Writes the bundle to `<out>/<id>.zip` (whole or not at all) and removes the partial folder. */
   finish(bundle: Uint8Array): string;
@@ -87,6 +94,18 @@ export function openDurableOut(outDir: string, lab: { name: string; version: num
     id: manifest.id,
     createdAt: manifest.createdAt,
     finished,
+    // The manifest is this program's own file; a field of the wrong shape (an older version's) is read as none.
+    sampling: Array.isArray(manifest.sampling) ? manifest.sampling : undefined,
+    keepSampling(sampling) {
+      if (isDeepStrictEqual(manifest.sampling, sampling)) return;
+      manifest = { ...manifest, sampling };
+      try {
+        writeWhole(manifestPath, new TextEncoder().encode(JSON.stringify(manifest, null, 1)));
+        syncDir(partialDir);
+      } catch (e) {
+        throw describeWriteError(e, 'the run manifest', finished.length, partialDir);
+      }
+    },
     save(ep) {
       try {
         // The tensors first: an episode counts as finished once its records file exists.

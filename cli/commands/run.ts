@@ -1,3 +1,4 @@
+import { resumedSampling, samplingOf } from '../../src/core/runs/sampling-record.ts';
 import { readdirSync } from 'node:fs';
 import { CliUsageError, type CliCommand } from '../command.ts';
 import { readConfigInput } from '../config-input.ts';
@@ -45,10 +46,14 @@ export const runCommand: CliCommand = {
     const loaded = plan.models.length ? await loadRunModels(plan.models, runtime, json ? undefined : err) : null;
     let bundle;
     try {
+      // The models' own sampling, added to what the earlier attempts kept (resumedSampling), and kept for the next.
+      const sampling = loaded ? resumedSampling(durable.sampling, samplingOf(plan.models, loaded.models), durable.finished.length) : undefined;
+      if (sampling) durable.keepSampling(sampling);
       bundle = await runHeadless(def, lab, config, {
         models: loaded?.models,
         backend: loaded?.backend,
         dtype: loaded?.dtype,
+        sampling,
         signal: abort.signal,
         resume: { episodes: durable.finished, id: durable.id, createdAt: durable.createdAt },
         onEpisodeDone: (ep) => durable.save(ep),

@@ -154,4 +154,17 @@ describe('durable headless runs: a run whose epochs carry state over (in process
     expect(JSON.parse(JSON.stringify(resumed.episodes.map((e) => e.records)))).toEqual(JSON.parse(JSON.stringify(whole.episodes.map((e) => e.records))));
     expect(resumed.results.map((r) => r.value)).toEqual(whole.results.map((r) => r.value));
   });
+
+  it("keeps the run's record of its models' own sampling from one attempt to the next", () => {
+    const cfg = polarizationLab.schema.parse({ seed: 4, epochs: 3 });
+    const out = join(work, 'sampling');
+    const first = openDurableOut(out, polarizationLab, cfg, 3);
+    expect(first.sampling).toBeUndefined();
+    const kept = [{ model: 'organism-dialogue', topP: 1, minP: 0.2, topK: 0 }];
+    first.keepSampling(kept);
+    expect(openDurableOut(out, polarizationLab, cfg, 3).sampling).toEqual(kept);
+    const changed = [...kept, { ...kept[0], minP: 0, fromEpisode: 2 }];
+    openDurableOut(out, polarizationLab, cfg, 3).keepSampling(changed);
+    expect(openDurableOut(out, polarizationLab, cfg, 3).sampling).toEqual(changed);
+  });
 });
