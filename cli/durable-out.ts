@@ -94,7 +94,7 @@ export function openDurableOut(outDir: string, lab: { name: string; version: num
     id: manifest.id,
     createdAt: manifest.createdAt,
     finished,
-    // The manifest is this program's own file; a field of the wrong shape (an older version's) is read as none.
+    // The manifest is this program's own file; a field of the wrong shape (edited by hand) is read as none.
     sampling: Array.isArray(manifest.sampling) ? manifest.sampling : undefined,
     keepSampling(sampling) {
       if (isDeepStrictEqual(manifest.sampling, sampling)) return;

@@ -1,4 +1,3 @@
-import { resumedSampling, samplingOf } from '../../src/core/runs/sampling-record.ts';
 import { readdirSync } from 'node:fs';
 import { CliUsageError, type CliCommand } from '../command.ts';
 import { readConfigInput } from '../config-input.ts';
@@ -9,6 +8,7 @@ import { loadRunModels } from '../run-models.ts';
 import { CancelledError } from '../../src/core/cancel.ts';
 import { DurableOutError, openDurableOut } from '../durable-out.ts';
 import { runtimeOf } from '../../src/core/config/fields.ts';
+import { resumedSampling, samplingOf } from '../../src/core/runs/sampling-record.ts';
 
 export const runCommand: CliCommand = {
   name: 'run',
@@ -46,9 +46,11 @@ export const runCommand: CliCommand = {
     const loaded = plan.models.length ? await loadRunModels(plan.models, runtime, json ? undefined : err) : null;
     let bundle;
     try {
-      // The models' own sampling, added to what the earlier attempts kept (resumedSampling), and kept for the next.
-      const sampling = loaded ? resumedSampling(durable.sampling, samplingOf(plan.models, loaded.models), durable.finished.length) : undefined;
-      if (sampling) durable.keepSampling(sampling);
+      // The models' own sampling, added to what the earlier attempts kept (resumedSampling), and kept for the next;
+      // a run whose episodes are all saved samples nothing more, so its record stays as it was.
+      const more = durable.finished.length < plan.episodes;
+      const sampling = loaded && more ? resumedSampling(durable.sampling, samplingOf(plan.models, loaded.models), durable.finished.length) : durable.sampling;
+      if (sampling && more) durable.keepSampling(sampling);
       bundle = await runHeadless(def, lab, config, {
         models: loaded?.models,
         backend: loaded?.backend,

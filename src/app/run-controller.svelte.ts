@@ -335,7 +335,7 @@ export class RunController {
     const { backend, dtype } = this.laneModels[0].describe();
     // A resumed run whose models now ask for another sampling than its record says gets both, each from its episode.
     const sampling = resumedSampling(meta.sampling, samplingOf(ids, this.laneModels[0]), meta.episodesDone);
-    const added = sampling.slice(meta.sampling?.length ?? 0).filter((r) => r.fromEpisode !== undefined);
+    const added = meta.episodesDone ? sampling.filter((r) => r.fromEpisode === meta.episodesDone) : [];
     if (meta.sampling && added.length)
       this.note = `The models now ask for other sampling than this run had: ${describeSampling(added)}. The run's record keeps both.`;
     return (await this.store()).updateRun(meta.id, { backend, dtype, sampling });

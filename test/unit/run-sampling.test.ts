@@ -50,6 +50,13 @@ describe("a run's record of its models' own sampling", () => {
     expect(resumedSampling(changed, [a, b], 8)).toEqual([...changed, { ...a, fromEpisode: 8 }]);
     // A run stored before records were kept: what its first episodes got is not known, so only the rest is recorded.
     expect(resumedSampling(undefined, [a], 3)).toEqual([{ ...a, fromEpisode: 3 }]);
+    // A resume cut off before its first episode, then resumed at the same point on the first setting: the entry of the
+    // episodes never kept goes, and nothing is added twice.
+    expect(resumedSampling(changed, [a, b], 5)).toEqual([a, b]);
+    // A damaged record's episodes run again from episode 3: the entry from 5 on describes nothing kept.
+    expect(resumedSampling(changed, [aNow, b], 3)).toEqual([a, b, { ...aNow, fromEpisode: 3 }]);
+    // A model with no cut at first, then a cut, reads apart from one whose first episodes are not known.
+    expect(describeSampling([{ ...aNow }, b, { ...a, fromEpisode: 4 }])).toBe('a at no cut; b at top-k 20 and top-p 0.8; a at min-p 0.2 from episode 5');
   });
 
   it('travels in run.json of a bundle and back', async () => {

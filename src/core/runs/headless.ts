@@ -18,8 +18,9 @@ export interface HeadlessOptions<R extends StoredRecord = StoredRecord> {
   backend?: string | null;
   dtype?: string | null;
   /**
-   * The run's record of its models' own sampling where the caller has it (a sweep's collect: the workers stored it);
-   * else it is asked of `models` (a resumed run's earlier episodes then count as unknown: resumedSampling).
+   * The run's record of its models' own sampling where the caller keeps one (a sweep's collect: the workers stored it;
+   * the CLI's durable run: its partial folder does); else it is asked of `models` (a resumed run's earlier episodes
+   * then count as unknown: resumedSampling).
    */
   sampling?: ModelSamplingRecord[];
   /**

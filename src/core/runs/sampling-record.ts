@@ -34,8 +34,10 @@ function latest(records: readonly ModelSamplingRecord[]): Map<string, string> {
 
 /**
  * The record of a run about to sample episodes from `done` on at `now`: `now` for a fresh run; the record as it was when
- * nothing changed; else the record with `now` added from episode `done`. A run stored before records were kept (none,
- * with episodes done) gets `now` from episode `done` only: what its earlier episodes got is not known.
+ * nothing changed; else the record with `now` added from episode `done`. Entries from episode `done` on describe
+ * episodes that were never kept (a resume cut off before its first episode, or a damaged record's episodes run
+ * again), so they go first. A run stored before records were kept (none, with episodes done) gets `now` from episode
+ * `done` only: what its earlier episodes got is not known.
  */
 export function resumedSampling(
   recorded: readonly ModelSamplingRecord[] | undefined,
@@ -43,19 +45,24 @@ export function resumedSampling(
   done: number,
 ): ModelSamplingRecord[] {
   if (done === 0) return [...now];
-  const before = latest(recorded ?? []);
-  if (recorded && now.every((r) => before.get(r.model) === cutsOf(r))) return [...recorded];
-  return [...(recorded ?? []), ...now.filter((r) => before.get(r.model) !== cutsOf(r)).map((r) => ({ ...r, fromEpisode: done }))];
+  const kept = recorded?.filter((r) => (r.fromEpisode ?? 0) < done);
+  const before = latest(kept ?? []);
+  if (kept && now.every((r) => before.get(r.model) === cutsOf(r))) return kept;
+  return [...(kept ?? []), ...now.filter((r) => before.get(r.model) !== cutsOf(r)).map((r) => ({ ...r, fromEpisode: done }))];
 }
 
-/** "organism-dialogue at min-p 0.2" for a run's status line; models that cut nothing are left out. */
+/**
+ * "organism-dialogue at min-p 0.2" for a run's status line. A model that cut nothing throughout is left out; one whose
+ * sampling changed is shown at every step, "no cut" included, so that "no cut before" reads apart from "not known".
+ */
 export function describeSampling(records: readonly ModelSamplingRecord[]): string {
+  const changed = new Set(records.filter((r) => r.fromEpisode).map((r) => r.model));
   return records
-    .map((r) => {
+    .flatMap((r) => {
       const cuts = [r.topK ? `top-k ${r.topK}` : '', r.topP < 1 ? `top-p ${r.topP}` : '', r.minP > 0 ? `min-p ${r.minP}` : ''].filter(Boolean);
+      if (!cuts.length && !changed.has(r.model)) return [];
       const from = r.fromEpisode ? ` from episode ${r.fromEpisode + 1}` : '';
-      return `${r.model} at ${cuts.length ? cuts.join(' and ') : 'no cut'}${from}`;
+      return [`${r.model} at ${cuts.length ? cuts.join(' and ') : 'no cut'}${from}`];
     })
-    .filter((text, i) => records[i].fromEpisode || !text.endsWith(' at no cut'))
     .join('; ');
 }
