@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { readSafetensors, writeSafetensors } from '../../src/core/safetensors.ts';
 import type { Episode } from '../../src/core/runs/types.ts';
-import type { ModelSamplingRecord } from '../../src/core/runs/sampling-record.ts';
+import { samplingRecordsSchema, type ModelSamplingRecord } from '../../src/core/runs/sampling-record.ts';
 import { syncDir, writeErrorCause, writeWhole } from '../atomic-file.ts';
 import { studyKeys, type Study } from './study.ts';
 
@@ -23,9 +23,7 @@ const storedSchema = z.strictObject({
   backend: z.string().nullable(),
   dtype: z.string().nullable(),
   /** The sampling each model asked for itself (RunMeta.sampling); absent in episodes stored before it was kept. */
-  sampling: z
-    .array(z.strictObject({ model: z.string(), topP: z.number(), minP: z.number(), topK: z.number().optional(), fromEpisode: z.number().optional() }))
-    .optional(),
+  sampling: samplingRecordsSchema.optional(),
   seconds: z.number().nonnegative(),
   at: z.string(),
 });

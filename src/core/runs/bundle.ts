@@ -1,3 +1,4 @@
+import { samplingRecordsSchema } from './sampling-record';
 import { strFromU8, strToU8, unzipSync, zipSync, type Unzipped } from 'fflate';
 import { z } from 'zod';
 import { readSafetensors, writeSafetensors, type SafeTensor } from '../safetensors';
@@ -73,18 +74,7 @@ const RUN_JSON = z.looseObject({
   episodesTotal: z.number().int().nonnegative().optional(),
   createdAt: z.string().max(100).optional(),
   recordsVersion: z.unknown().optional(),
-  sampling: z
-    .array(
-      z.object({
-        model: z.string().max(200),
-        topP: z.number().gt(0).max(1),
-        minP: z.number().min(0).max(1),
-        topK: z.number().int().min(0).max(10_000_000).optional(),
-        fromEpisode: z.number().int().min(0).optional(),
-      }),
-    )
-    .max(100)
-    .optional(),
+  sampling: samplingRecordsSchema.optional(),
 });
 /** results.json: a list of named results. What a result holds is the lab's result schema's to say (readBundle). */
 const RESULTS_JSON = z.array(
@@ -252,17 +242,7 @@ export function readBundle(bytes: Uint8Array, labs: readonly BundleLab[]): RunBu
       createdAt: typeof meta.createdAt === 'string' ? meta.createdAt : now,
       updatedAt: now,
       recordsVersion: lab.records.version,
-      ...(meta.sampling
-        ? {
-            sampling: meta.sampling.map(({ model, topP, minP, topK, fromEpisode }) => ({
-              model,
-              topP,
-              minP,
-              topK: topK ?? 0,
-              ...(fromEpisode ? { fromEpisode } : {}),
-            })),
-          }
-        : {}),
+      ...(runChecked.value.sampling ? { sampling: runChecked.value.sampling } : {}),
     },
     episodes: sorted,
     results,

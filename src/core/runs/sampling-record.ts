@@ -3,12 +3,41 @@
  * current generation_config.json, so the record is what says which cut an older run's turns got; a run resumed after
  * a model's file changed records both, each with the episode it began at.
  */
+import { z } from 'zod';
 import type { ModelSampling, RunnerModels } from './models';
 
 export interface ModelSamplingRecord extends ModelSampling {
   model: string;
   /** The first episode (0-based) sampled this way, when it is not the run's first: the run was resumed after a change. */
   fromEpisode?: number;
+}
+
+/**
+ * A stored record as read back (run.json of a bundle, a sweep's stored episode): checked by field; keys beyond these
+ * are dropped, a missing top-k reads as 0 (written before the lab read it), and `fromEpisode` 0 as none.
+ */
+export const samplingRecordsSchema = z
+  .array(
+    z.object({
+      model: z.string().max(200),
+      topP: z.number().gt(0).max(1),
+      minP: z.number().min(0).max(1),
+      topK: z.number().int().min(0).max(10_000_000).default(0),
+      fromEpisode: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .transform((k) => k || undefined),
+    }),
+  )
+  .max(100)
+  .transform((records): ModelSamplingRecord[] => records.map(({ fromEpisode, ...r }) => (fromEpisode ? { ...r, fromEpisode } : r)));
+
+/** "models' own sampling (used where the settings give none): …" for a run's status line; empty when nothing cuts. */
+export function samplingNote(records: readonly ModelSamplingRecord[] | undefined): string {
+  const text = describeSampling(records ?? []);
+  return text ? `models' own sampling (used where the settings give none): ${text}` : '';
 }
 
 /** What each of a run's models asks for now; models whose host does not say are left out. */
