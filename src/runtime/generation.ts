@@ -4,7 +4,7 @@
  */
 import type { Rng } from '../core/rng';
 import { TAP_OUTPUT } from '../core/onnx/taps';
-import { sampleToken, type SamplingParams } from './sampling';
+import { boostPromptTokens, sampleToken, type SamplingParams } from './sampling';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- transformers.js models and tensors are typed loosely here */
 type TF = any;
@@ -13,7 +13,8 @@ export const now = () => performance.now();
 
 /**
  * transformers.js generation settings under which its own step is a plain argmax: the runtime's logits processors do
- * the sampling (seededSampler) and the grammar masking, and the model's generation_config cannot add penalties.
+ * the sampling (seededSampler, with the model's prompt boost) and the grammar masking, and the model's generation_config
+ * cannot add penalties of its own.
  */
 export const PLAIN_STEP = {
   do_sample: false,
@@ -66,14 +67,22 @@ export function tapPrefill(model: TF, before?: (call: number, inputs: unknown) =
  * A logits processor that samples each batch row with its own seeded Rng and masks every other token, after which
  * transformers.js's greedy step picks the sampled one (sampling.ts says why the runtime samples itself). A row for
  * which `ended` says true has stopped: its later tokens are thrown away, so it is not sampled (nor its Rng drawn).
+ * `promptOf` gives a row's prompt tokens (distinctTokens) for the prompt boost, which comes first.
  */
-export function seededSampler(tf: TF, params: SamplingParams, rngOf: (row: number) => Rng, ended: (row: number) => boolean = () => false): TF {
+export function seededSampler(
+  tf: TF,
+  params: SamplingParams,
+  rngOf: (row: number) => Rng,
+  promptOf: (row: number) => ArrayLike<number>,
+  ended: (row: number) => boolean = () => false,
+): TF {
   class SeededSampler extends tf.LogitsProcessor {
     _call(_ids: unknown, logits: TF) {
       const V = logits.dims.at(-1);
       const data = logits.data as Float32Array;
       for (let b = 0; b * V < data.length; b++) {
         const row = data.subarray(b * V, (b + 1) * V);
+        if (!ended(b)) boostPromptTokens(row, promptOf(b), params.promptBoost);
         const pick = ended(b) ? 0 : sampleToken(row, params, rngOf(b));
         const v = row[pick];
         row.fill(-Infinity);

@@ -13,7 +13,7 @@ import { applyBitmask, GrammarSession } from './grammar';
 import { now, PLAIN_STEP, readTensor, seededSampler, tapPrefill } from './generation';
 import { ConversationCaches } from './kv-reuse';
 import { sampleFromPrefills, shareOneBatch, type PromptSamples, type SampleHost } from './samples';
-import { samplingParams } from './sampling';
+import { distinctTokens, needsSampler, samplingParams } from './sampling';
 import { createTapFetch, type FetchLike, type TapFetch, type TapFetchOptions } from './tap-fetch';
 import { hubEndpoint } from './hub';
 import type {
@@ -255,6 +255,8 @@ export class ModelRuntime implements ModelApi {
       const topP = typeof gen.top_p === 'number' && gen.top_p > 0 && gen.top_p <= 1 ? gen.top_p : 1;
       const minP = typeof gen.min_p === 'number' && gen.min_p > 0 && gen.min_p <= 1 ? gen.min_p : 0;
       const topK = Number.isInteger(gen.top_k) && (gen.top_k as number) > 0 ? (gen.top_k as number) : 0;
+      const erp = gen.encoder_repetition_penalty;
+      const promptBoost = typeof erp === 'number' && erp > 0 && Number.isFinite(erp) ? erp : 1;
       if (tokenizer.pad_token_id == null && this.eosIds.size) tokenizer.pad_token_id = [...this.eosIds][0];
       const warnings = [...resolved.warnings];
       if (plans[0] && resolved.entry?.tapStyle && resolved.entry.tapStyle !== 'auto' && !plans[0].styles.includes(resolved.entry.tapStyle)) {
@@ -270,6 +272,7 @@ export class ModelRuntime implements ModelApi {
         topP,
         minP,
         topK,
+        promptBoost,
         tokenizer: tokenizerId(tokenizer.get_vocab()),
         ...(Number.isInteger(text.vocab_size) ? { vocabSize: text.vocab_size as number } : {}),
         ...(Number.isInteger(contextLength) && (contextLength as number) > 0 ? { contextLength: contextLength as number } : {}),
@@ -432,6 +435,7 @@ export class ModelRuntime implements ModelApi {
     );
     const rng = createRng(options.seed ?? 0);
     const params = samplingParams(options, info);
+    const promptTokens = distinctTokens(ids);
     class GrammarMask extends tf.LogitsProcessor {
       _call(_ids: unknown, logits: TF) {
         if (allowed) applyBitmask(logits.data as Float32Array, allowed);
@@ -478,7 +482,19 @@ export class ModelRuntime implements ModelApi {
         max_new_tokens: maxNewTokens,
         ...PLAIN_STEP,
         // The mask first, so that sampling (or the greedy pick) only sees tokens the grammar allows.
-        logits_processor: [...(matcher ? [new GrammarMask()] : []), ...(params.temperature > 0 ? [seededSampler(tf, params, () => rng)] : [])],
+        logits_processor: [
+          ...(matcher ? [new GrammarMask()] : []),
+          ...(needsSampler(params)
+            ? [
+                seededSampler(
+                  tf,
+                  params,
+                  () => rng,
+                  () => promptTokens,
+                ),
+              ]
+            : []),
+        ],
         stopping_criteria: [new Stopper()],
         // With a key, the cache comes back with the reply, to be kept for this conversation's next call.
         ...(key === undefined ? {} : { return_dict_in_generate: true, ...(reuse ? { past_key_values: reuse.cache } : {}) }),

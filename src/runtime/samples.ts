@@ -16,7 +16,7 @@
  * reply.
  */
 import { createRng, type Rng } from '../core/rng';
-import { samplingParams, sampleToken } from './sampling';
+import { boostPromptTokens, distinctTokens, needsSampler, samplingParams, sampleToken } from './sampling';
 import type { GenerateOptions, GenerateResult } from './types';
 import { now, PLAIN_STEP, RowEnds, seededSampler, tapPrefill } from './generation';
 
@@ -44,14 +44,21 @@ export interface PromptSamples {
 }
 
 /**
- * Whether prompts may share one batch: the same sampling rule (seededSampler takes one temperature, top-p, min-p and top-k) and no
- * grammar (a grammar's matcher follows one row).
+ * Whether prompts may share one batch: the same sampling rule (seededSampler takes one temperature, top-p, min-p, top-k
+ * and prompt boost) and no grammar (a grammar's matcher follows one row).
  */
 export function shareOneBatch(options: readonly GenerateOptions[]): boolean {
   const first = samplingParams(options[0]);
   return options.every((o) => {
     const rule = samplingParams(o);
-    return !o.grammar && rule.temperature === first.temperature && rule.topP === first.topP && rule.minP === first.minP && rule.topK === first.topK;
+    return (
+      !o.grammar &&
+      rule.temperature === first.temperature &&
+      rule.topP === first.topP &&
+      rule.minP === first.minP &&
+      rule.topK === first.topK &&
+      rule.promptBoost === first.promptBoost
+    );
   });
 }
 
@@ -137,7 +144,13 @@ export async function sampleFromPrefills(host: SampleHost, prompts: readonly Pro
     }
     const logits: Float32Array = lastLogits;
     const V = logits.length / P;
-    const firstTokens = rows.map(({ prompt, rng }) => sampleToken(logits.subarray(prompt * V, (prompt + 1) * V), params, rng));
+    // Each row's own prompt is boosted, padding not: a row samples as a lone call for it would.
+    const promptTokens = prompts.map((p) => distinctTokens(p.ids));
+    const firstTokens = rows.map(({ prompt, rng }) => {
+      const row = logits.slice(prompt * V, (prompt + 1) * V);
+      boostPromptTokens(row, promptTokens[prompt], params.promptBoost);
+      return sampleToken(row, params, rng);
+    });
     generated = firstTokens.map((t) => [t]);
     firstTokens.forEach((t, r) => ends.check(r, [t]));
     if (!ends.allEnded) {
@@ -160,17 +173,17 @@ export async function sampleFromPrefills(host: SampleHost, prompts: readonly Pro
         ),
         max_new_tokens: budget - 1,
         ...PLAIN_STEP,
-        logits_processor:
-          params.temperature > 0
-            ? [
-                seededSampler(
-                  tf,
-                  params,
-                  (r) => rows[r].rng,
-                  (r) => ends.hasEnded(r),
-                ),
-              ]
-            : [],
+        logits_processor: needsSampler(params)
+          ? [
+              seededSampler(
+                tf,
+                params,
+                (r) => rows[r].rng,
+                (r) => promptTokens[rows[r].prompt],
+                (r) => ends.hasEnded(r),
+              ),
+            ]
+          : [],
         stopping_criteria: [ends.criterion(tf, width)],
       });
       const outWidth = out.dims[1];

@@ -22,6 +22,11 @@ export interface SamplingParams {
    * the tokens top-k kept, as transformers orders them.
    */
   topK?: number;
+  /**
+   * The prompt's tokens raised before anything else (boostPromptTokens; transformers' `encoder_repetition_penalty`).
+   * 1 or absent: no change. It applies to greedy calls too, as transformers' processors do.
+   */
+  promptBoost?: number;
 }
 
 /**
@@ -30,10 +35,41 @@ export interface SamplingParams {
  * generate() reads it).
  */
 export function samplingParams(
-  o: Pick<GenerateOptions, 'temperature' | 'topP' | 'minP' | 'topK'>,
-  own = { topP: 1, minP: 0, topK: 0 },
+  o: Pick<GenerateOptions, 'temperature' | 'topP' | 'minP' | 'topK' | 'promptBoost'>,
+  own: { topP: number; minP: number; topK: number; promptBoost?: number } = { topP: 1, minP: 0, topK: 0 },
 ): Required<SamplingParams> {
-  return { temperature: o.temperature ?? 0, topP: o.topP ?? own.topP, minP: o.minP ?? own.minP, topK: o.topK ?? own.topK };
+  return {
+    temperature: o.temperature ?? 0,
+    topP: o.topP ?? own.topP,
+    minP: o.minP ?? own.minP,
+    topK: o.topK ?? own.topK,
+    promptBoost: o.promptBoost ?? own.promptBoost ?? 1,
+  };
+}
+
+/** Whether a call's rule needs the runtime's own processor: sampling, or a prompt boost (which greedy calls get too). */
+export const needsSampler = (params: SamplingParams): boolean => params.temperature > 0 || (params.promptBoost ?? 1) !== 1;
+
+/**
+ * transformers' EncoderRepetitionPenaltyLogitsProcessor (generation_config `encoder_repetition_penalty`), in place:
+ * every token that occurs in the prompt has its logit raised (a positive one multiplied by `penalty`, a negative one
+ * divided by it), once however often it occurs. Meant against "hallucination in input-grounded tasks": a penalty above
+ * 1 favours the prompt's own pieces, so a name or word copied from the prompt is more likely to go on as it does
+ * there. 1, absent or not a positive number: no change. Applied to the raw logits, before temperature and the cuts.
+ */
+export function boostPromptTokens(logits: Float32Array, promptTokens: ArrayLike<number>, penalty = 1): void {
+  if (!(penalty > 0) || penalty === 1) return;
+  for (let j = 0; j < promptTokens.length; j++) {
+    const t = promptTokens[j];
+    if (!(t >= 0 && t < logits.length)) continue;
+    const l = logits[t];
+    logits[t] = l < 0 ? l / penalty : l * penalty;
+  }
+}
+
+/** A prompt's distinct token ids, for boostPromptTokens (a token is boosted once however often it occurs). */
+export function distinctTokens(ids: Iterable<number | bigint>): Int32Array {
+  return Int32Array.from(new Set(Array.from(ids, Number)));
 }
 
 /** Scratch for finding the k-th largest weight (kthLargest reorders it). */

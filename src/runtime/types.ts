@@ -51,6 +51,12 @@ export interface LoadResult {
    * transformers' generate() would cut at 50 there; the lab does not, so models without one sample as they always have.
    */
   topK: number;
+  /**
+   * How much the model's makers ask to favour the prompt's own tokens (generation_config.json
+   * `encoder_repetition_penalty`, transformers' EncoderRepetitionPenaltyLogitsProcessor; sampling.ts
+   * boostPromptTokens); 1 (no change) where the file says nothing.
+   */
+  promptBoost: number;
   /** Positions the model was trained on (config.json max_position_embeddings); absent when the config does not say. */
   contextLength?: number;
   /** The tokenizer's identity (src/runtime/tokenizer-id.ts): equal exactly when two models tokenise alike. */
@@ -75,6 +81,8 @@ export interface GenerateOptions {
   minP?: number;
   /** Top-k cut (see SamplingParams); default: the model's own (LoadResult.topK). */
   topK?: number;
+  /** Prompt boost (see LoadResult.promptBoost); default: the model's own. 1: none. */
+  promptBoost?: number;
   maxNewTokens?: number;
   /** Generation stops when the generated text contains one of these; the text is cut before it. */
   stop?: string[];

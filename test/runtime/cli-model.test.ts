@@ -81,4 +81,27 @@ describe('CLI states / generate on the embedded model', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("boosts the prompt's tokens as the model's file asks (encoder_repetition_penalty), greedy replies too", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sml-boost-'));
+    try {
+      cpSync(resolve(import.meta.dirname, '../../models/tiny-social'), dir, { recursive: true });
+      const ask = (extra: Record<string, string>) =>
+        run(generateCommand, { model: dir, prompt: 'Once upon a time there was a time', 'max-new-tokens': '16', temperature: '0', ...extra }, true).then((r) =>
+          JSON.parse(r.out),
+        );
+      const plain = await ask({});
+      expect(plain.promptBoost).toBe(1);
+      const gen = JSON.parse(readFileSync(join(dir, 'generation_config.json'), 'utf8')) as Record<string, unknown>;
+      writeFileSync(join(dir, 'generation_config.json'), JSON.stringify({ ...gen, encoder_repetition_penalty: 3 }));
+      const own = await ask({});
+      expect(own.promptBoost).toBe(3);
+      expect(own.tokens).not.toEqual(plain.tokens);
+      // --prompt-boost 1 turns it off: the model's greedy reply again
+      expect((await ask({ 'prompt-boost': '1' })).tokens).toEqual(plain.tokens);
+      await expect(ask({ 'prompt-boost': '0' })).rejects.toThrow(/--prompt-boost must be above 0/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

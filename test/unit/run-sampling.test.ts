@@ -1,5 +1,6 @@
 /**
- * A run records the sampling each model asked for itself (its generation_config.json's top-k, top-p and min-p), since a
+ * A run records the sampling each model asked for itself (its generation_config.json's top-k, top-p, min-p and prompt
+ * boost), since a
  * link replays at the model's own: the record says what an older run got if the model's file has changed since.
  */
 import { describe, expect, it } from 'vitest';
@@ -36,6 +37,24 @@ describe("a run's record of its models' own sampling", () => {
     expect(describeSampling([{ model: 'x', topP: 1, minP: 0, topK: 0 }])).toBe('');
   });
 
+  it('keeps a prompt boost where a model asks for one, and only there', () => {
+    const byId: Record<string, RunnerModel> = {
+      a: model('a', { topP: 1, minP: 0.2, promptBoost: 1.2 }),
+      b: model('b', { topP: 1, minP: 0, promptBoost: 1 }),
+    };
+    const got = samplingOf(['a', 'b'], { get: (id) => byId[id] });
+    expect(got).toEqual([
+      { model: 'a', topP: 1, minP: 0.2, topK: 0, promptBoost: 1.2 },
+      { model: 'b', topP: 1, minP: 0, topK: 0 },
+    ]);
+    expect(describeSampling(got)).toBe('a at prompt boost 1.2 and min-p 0.2');
+    // A boost that changes between a run's first episodes and its resume is a change of sampling.
+    const [a] = got;
+    const { promptBoost: _dropped, ...unboosted } = a;
+    expect(resumedSampling([a], [unboosted], 4)).toEqual([a, { ...unboosted, fromEpisode: 4 }]);
+    expect(resumedSampling([a], [a], 4)).toEqual([a]);
+  });
+
   it('a resumed run keeps its record, and adds what changed from the episode it changed at', () => {
     const a = { model: 'a', topP: 1, minP: 0.2, topK: 0 };
     const b = { model: 'b', topP: 0.8, minP: 0, topK: 20 };
@@ -68,6 +87,10 @@ describe("a run's record of its models' own sampling", () => {
     expect(readBundle(bytes, LAB_MODULES).meta.sampling).toEqual(want);
     // One written before top-k was kept reads as no cut.
     expect(readBundle(withRun(bytes, { sampling: [{ model: 'fake-agent', topP: 0.9, minP: 0.1 }] }), LAB_MODULES).meta.sampling).toEqual(want);
+    // A prompt boost travels; one of 1 (no boost) reads as none.
+    const boosted = [{ ...want[0], promptBoost: 1.2 }];
+    expect(readBundle(withRun(bytes, { sampling: boosted }), LAB_MODULES).meta.sampling).toEqual(boosted);
+    expect(readBundle(withRun(bytes, { sampling: [{ ...want[0], promptBoost: 1 }] }), LAB_MODULES).meta.sampling).toEqual(want);
     // A bundle written before the field was kept reads without it.
     expect(readBundle(withRun(bytes, { sampling: undefined }), LAB_MODULES).meta.sampling).toBeUndefined();
   });
@@ -83,6 +106,10 @@ describe("a run's record of its models' own sampling", () => {
     expect(() => readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 1, minP: 0, topK: 1e12 }] }), LAB_MODULES)).toThrow(
       /run\.json: sampling\[0\]\.topK/,
     );
+    for (const promptBoost of [0, -1, 1e6, '1.2'])
+      expect(() => readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 1, minP: 0, promptBoost }] }), LAB_MODULES)).toThrow(
+        /run\.json: sampling\[0\]\.promptBoost/,
+      );
     // Markup is refused, as everywhere in run.json.
     expect(() => readBundle(withRun(bytes, { sampling: [{ model: '<img src=x onerror=alert(1)>', topP: 1, minP: 0 }] }), LAB_MODULES)).toThrow(/run\.json/);
     // Fields beyond the record's are not carried into the stored run.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createRng } from '../../src/core/rng';
-import { sampleToken } from '../../src/runtime/sampling';
+import { boostPromptTokens, distinctTokens, needsSampler, sampleToken } from '../../src/runtime/sampling';
 import { shareOneBatch } from '../../src/runtime/samples';
 import { chooseBackend, likelyFits, BackendChoiceError } from '../../src/runtime/choose';
 import { createTapFetch } from '../../src/runtime/tap-fetch';
@@ -75,24 +75,50 @@ describe('seeded sampling', () => {
       ]),
     ).toBe(true);
     expect(shareOneBatch([{ temperature: 0.7, topK: 20 }, { temperature: 0.7 }])).toBe(false);
+    expect(shareOneBatch([{ temperature: 0.7, promptBoost: 1.2 }, { temperature: 0.7 }])).toBe(false);
   });
-  // transformers' own warpers (temperature, top-p, min-p, in generate()'s order): test/fixtures/make_sampling_fixture.py
+  it('the prompt boost raises each prompt token once, negative logits too, and steers greedy picks', () => {
+    const logits = Float32Array.from([1, 2, -1, 3]);
+    boostPromptTokens(logits, distinctTokens([0, 0, 2, 2n, 99]), 2);
+    // a token that occurs twice is raised once; an id outside the vocabulary is ignored
+    expect(Array.from(logits)).toEqual([2, 2, -0.5, 3]);
+    const flat = Float32Array.from([1.5, 2]);
+    boostPromptTokens(flat, [0], 1.5);
+    expect(sampleToken(flat, { temperature: 0, topP: 1 }, createRng(0))).toBe(0);
+    for (const none of [1, 0, -2, Number.NaN]) {
+      const same = Float32Array.from([1, -1]);
+      boostPromptTokens(same, [0, 1], none);
+      expect(Array.from(same)).toEqual([1, -1]);
+    }
+    // greedy calls need the runtime's processor only when the model boosts its prompt
+    expect(needsSampler({ temperature: 0, topP: 1, promptBoost: 1.2 })).toBe(true);
+    expect(needsSampler({ temperature: 0, topP: 1, promptBoost: 1 })).toBe(false);
+    expect(needsSampler({ temperature: 0.7, topP: 1 })).toBe(true);
+  });
+  // transformers' own processors (the prompt boost, temperature, top-k, top-p, min-p, in generate()'s order):
+  // test/fixtures/make_sampling_fixture.py
   const fixture = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/sampling/expected.json'), 'utf8')) as {
-    cases: { logits: number[]; temperature: number; topP: number; minP: number; topK: number; probs: number[] }[];
+    cases: { logits: number[]; temperature: number; topP: number; minP: number; topK: number; prompt: number[]; promptBoost: number; probs: number[] }[];
   };
-  it.each(fixture.cases.map((c) => [`T ${c.temperature}, top-k ${c.topK}, top-p ${c.topP}, min-p ${c.minP}, ${c.logits.length} tokens`, c] as const))(
-    'draws from the distribution transformers samples: %s',
-    (_, c) => {
-      const rng = createRng(11);
-      const n = 20000;
-      const counts = new Array<number>(c.logits.length).fill(0);
-      for (let i = 0; i < n; i++) counts[sampleToken(Float32Array.from(c.logits), c, rng)]++;
-      // the same tokens kept (each kept one has p >= 0.008, so it is drawn over 150 times) ...
-      expect(counts.map((k) => k > 0)).toEqual(c.probs.map((p) => p > 0));
-      // ... at the same rates (SE at most 0.0035)
-      counts.forEach((k, i) => expect(Math.abs(k / n - c.probs[i])).toBeLessThan(0.015));
-    },
-  );
+  it.each(
+    fixture.cases.map(
+      (c) => [`T ${c.temperature}, top-k ${c.topK}, top-p ${c.topP}, min-p ${c.minP}, boost ${c.promptBoost}, ${c.logits.length} tokens`, c] as const,
+    ),
+  )('draws from the distribution transformers samples: %s', (_, c) => {
+    const rng = createRng(11);
+    const n = 20000;
+    const counts = new Array<number>(c.logits.length).fill(0);
+    const prompt = distinctTokens(c.prompt);
+    for (let i = 0; i < n; i++) {
+      const logits = Float32Array.from(c.logits);
+      boostPromptTokens(logits, prompt, c.promptBoost);
+      counts[sampleToken(logits, c, rng)]++;
+    }
+    // the same tokens kept (each kept one has p >= 0.0024, so it is drawn about 50 times or more) ...
+    expect(counts.map((k) => k > 0)).toEqual(c.probs.map((p) => p > 0));
+    // ... at the same rates (SE at most 0.0035)
+    counts.forEach((k, i) => expect(Math.abs(k / n - c.probs[i])).toBeLessThan(0.015));
+  });
 });
 
 describe('backend and dtype choice', () => {

@@ -15,6 +15,8 @@ export interface RunnerGenerateOptions {
   topP?: number;
   minP?: number;
   topK?: number;
+  /** Favour the prompt's own tokens (transformers' encoder_repetition_penalty; 1: none); default: the model's own. */
+  promptBoost?: number;
   maxNewTokens?: number;
   stop?: string[];
   seed?: number | string;
@@ -49,6 +51,8 @@ export interface ModelSampling {
   minP: number;
   /** 0: no cut. Absent in records written before the lab read it (read as 0). */
   topK?: number;
+  /** generation_config.json's encoder_repetition_penalty: the prompt's tokens favoured by it. Absent: 1, none. */
+  promptBoost?: number;
 }
 
 export interface RunnerModel {

@@ -14,7 +14,8 @@ export interface ModelSamplingRecord extends ModelSampling {
 
 /**
  * A stored record as read back (run.json of a bundle, a sweep's stored episode): checked by field; keys beyond these
- * are dropped, a missing top-k reads as 0 (written before the lab read it), and `fromEpisode` 0 as none.
+ * are dropped, a missing top-k reads as 0 (written before the lab read it), a prompt boost of 1 as none, and
+ * `fromEpisode` 0 as none.
  */
 export const samplingRecordsSchema = z
   .array(
@@ -23,6 +24,7 @@ export const samplingRecordsSchema = z
       topP: z.number().gt(0).max(1),
       minP: z.number().min(0).max(1),
       topK: z.number().int().min(0).max(10_000_000).default(0),
+      promptBoost: z.number().gt(0).max(100).optional(),
       fromEpisode: z
         .number()
         .int()
@@ -32,7 +34,16 @@ export const samplingRecordsSchema = z
     }),
   )
   .max(100)
-  .transform((records): ModelSamplingRecord[] => records.map(({ fromEpisode, ...r }) => (fromEpisode ? { ...r, fromEpisode } : r)));
+  .transform((records): ModelSamplingRecord[] =>
+    records.map(({ fromEpisode, promptBoost, ...r }) => ({
+      ...r,
+      ...withBoost(promptBoost),
+      ...(fromEpisode ? { fromEpisode } : {}),
+    })),
+  );
+
+/** A prompt boost as a record holds it: only when it changes anything, so records of models without one stay as they were. */
+const withBoost = (boost: number | undefined): { promptBoost?: number } => (boost !== undefined && boost !== 1 ? { promptBoost: boost } : {});
 
 /** "models' own sampling (used where the settings give none): …" for a run's status line; empty when nothing cuts. */
 export function samplingNote(records: readonly ModelSamplingRecord[] | undefined): string {
@@ -44,11 +55,11 @@ export function samplingNote(records: readonly ModelSamplingRecord[] | undefined
 export function samplingOf(ids: readonly string[], models: RunnerModels): ModelSamplingRecord[] {
   return [...new Set(ids)].flatMap((id) => {
     const own = models.get(id).sampling;
-    return own ? [{ model: id, topP: own.topP, minP: own.minP, topK: own.topK ?? 0 }] : [];
+    return own ? [{ model: id, topP: own.topP, minP: own.minP, topK: own.topK ?? 0, ...withBoost(own.promptBoost) }] : [];
   });
 }
 
-const cutsOf = (r: ModelSampling) => `${r.topK ?? 0}|${r.topP}|${r.minP}`;
+const cutsOf = (r: ModelSampling) => `${r.topK ?? 0}|${r.topP}|${r.minP}|${r.promptBoost ?? 1}`;
 
 /** The sampling each model got last in a record: the entry of the latest episode per model. */
 function latest(records: readonly ModelSamplingRecord[]): Map<string, string> {
@@ -88,7 +99,12 @@ export function describeSampling(records: readonly ModelSamplingRecord[]): strin
   const changed = new Set(records.filter((r) => r.fromEpisode).map((r) => r.model));
   return records
     .flatMap((r) => {
-      const cuts = [r.topK ? `top-k ${r.topK}` : '', r.topP < 1 ? `top-p ${r.topP}` : '', r.minP > 0 ? `min-p ${r.minP}` : ''].filter(Boolean);
+      const cuts = [
+        r.promptBoost && r.promptBoost !== 1 ? `prompt boost ${r.promptBoost}` : '',
+        r.topK ? `top-k ${r.topK}` : '',
+        r.topP < 1 ? `top-p ${r.topP}` : '',
+        r.minP > 0 ? `min-p ${r.minP}` : '',
+      ].filter(Boolean);
       if (!cuts.length && !changed.has(r.model)) return [];
       const from = r.fromEpisode ? ` from episode ${r.fromEpisode + 1}` : '';
       return [`${r.model} at ${cuts.length ? cuts.join(' and ') : 'no cut'}${from}`];

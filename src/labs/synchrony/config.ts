@@ -62,8 +62,14 @@ export const synchronyLab = defineLab({
       .min(0)
       .max(1_000_000)
       .optional()
+      .describe("Top-k cut: keep only the k most likely tokens (0: no cut); empty: the model's own (its generation_config.json top_k, else no cut)"),
+    promptBoost: z
+      .number()
+      .gt(0)
+      .max(10)
+      .optional()
       .describe(
-        "Top-k cut: keep only the k most likely tokens (0: no cut); empty: the model's own (its generation_config.json top_k, else no cut). The model's other sampling fields are not used",
+        "Prompt boost: raise the logits of tokens that occur in the prompt by this factor (1: none); empty: the model's own (its generation_config.json encoder_repetition_penalty, else 1). The model's other sampling fields are not used",
       ),
     analysis: group({
       alphaMode: z

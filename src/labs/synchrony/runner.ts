@@ -88,6 +88,7 @@ async function runDialogue(
         topP: config.topP,
         minP: config.minP,
         topK: config.topK,
+        promptBoost: config.promptBoost,
         ...turnLimits(config.maxNewTokens, hiddenLine),
         seed: turnSeed(config, item, ctx.index, turn),
         cacheKey: `${cachePrefix}-${role}`,
