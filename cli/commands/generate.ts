@@ -6,7 +6,7 @@ export const generateCommand: CliCommand = {
   name: 'generate',
   summary: 'Generate text with a model (greedy, or seeded sampling with --temperature).',
   usage:
-    'npm run lab -- generate --model <registry id | hub id | folder> --prompt "<text>" [--chat] [--seed N] [--temperature T] [--top-p P] [--min-p P] [--top-k K] [--prompt-boost B] [--max-new-tokens N] [--device cpu|wasm] [--dtype fp32|q4] [--json]',
+    'npm run lab -- generate --model <registry id | hub id | folder> --prompt "<text>" [--chat] [--seed N] [--temperature T] [--top-p P] [--min-p P] [--top-k K] [--prompt-boost B] [--repetition-penalty R] [--max-new-tokens N] [--device cpu|wasm] [--dtype fp32|q4] [--json]',
   options: {
     model: { type: 'string' },
     prompt: { type: 'string' },
@@ -17,6 +17,7 @@ export const generateCommand: CliCommand = {
     'min-p': { type: 'string' },
     'top-k': { type: 'string' },
     'prompt-boost': { type: 'string' },
+    'repetition-penalty': { type: 'string' },
     'max-new-tokens': { type: 'string' },
     device: { type: 'string' },
     dtype: { type: 'string' },
@@ -36,14 +37,16 @@ export const generateCommand: CliCommand = {
     const seed = seedArg === undefined ? 0 : /^\d+$/.test(String(seedArg)) ? Number(seedArg) : String(seedArg);
     // a seed without a temperature means: sample (at 0.7)
     const temperature = num('temperature', seedArg === undefined ? 0 : 0.7);
-    // Without --top-p / --min-p / --top-k / --prompt-boost, the model's own: generation_config.json's top_p (else 1),
-    // min_p (else 0), top_k (else 0, no cut) and encoder_repetition_penalty (else 1).
+    // Without --top-p / --min-p / --top-k / --prompt-boost / --repetition-penalty, the model's own: generation_config.json's
+    // top_p (else 1), min_p (else 0), top_k (else 0, no cut), encoder_repetition_penalty and repetition_penalty (else 1).
     const topP = values['top-p'] === undefined ? undefined : num('top-p', 1);
     const minP = values['min-p'] === undefined ? undefined : num('min-p', 0);
     const topK = values['top-k'] === undefined ? undefined : num('top-k', 0);
     if (topK !== undefined && !(Number.isInteger(topK) && topK >= 0)) throw new CliUsageError('--top-k must be a whole number (0: no cut)');
     const promptBoost = values['prompt-boost'] === undefined ? undefined : num('prompt-boost', 1);
     if (promptBoost !== undefined && !(promptBoost > 0)) throw new CliUsageError('--prompt-boost must be above 0 (1: none)');
+    const repetitionPenalty = values['repetition-penalty'] === undefined ? undefined : num('repetition-penalty', 1);
+    if (repetitionPenalty !== undefined && !(repetitionPenalty > 0)) throw new CliUsageError('--repetition-penalty must be above 0 (1: none)');
     const rt = createNodeRuntime();
     try {
       const info = await rt.load(model, { device, dtype });
@@ -54,6 +57,7 @@ export const generateCommand: CliCommand = {
         ...(minP === undefined ? {} : { minP }),
         ...(topK === undefined ? {} : { topK }),
         ...(promptBoost === undefined ? {} : { promptBoost }),
+        ...(repetitionPenalty === undefined ? {} : { repetitionPenalty }),
         maxNewTokens: num('max-new-tokens', 64),
         seed,
       });
@@ -69,6 +73,7 @@ export const generateCommand: CliCommand = {
             minP: minP ?? info.minP,
             topK: topK ?? info.topK,
             promptBoost: promptBoost ?? info.promptBoost,
+            repetitionPenalty: repetitionPenalty ?? info.repetitionPenalty,
             text: r.text,
             tokens: r.tokens,
             finishReason: r.finishReason,

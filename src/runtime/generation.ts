@@ -4,7 +4,7 @@
  */
 import type { Rng } from '../core/rng';
 import { TAP_OUTPUT } from '../core/onnx/taps';
-import { boostPromptTokens, sampleToken, type SamplingParams } from './sampling';
+import { boostPromptTokens, penaliseSeenTokens, sampleToken, type SamplingParams } from './sampling';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- transformers.js models and tensors are typed loosely here */
 type TF = any;
@@ -13,8 +13,8 @@ export const now = () => performance.now();
 
 /**
  * transformers.js generation settings under which its own step is a plain argmax: the runtime's logits processors do
- * the sampling (seededSampler, with the model's prompt boost) and the grammar masking, and the model's generation_config
- * cannot add penalties of its own.
+ * the sampling (seededSampler, with the model's prompt boost and repetition penalty) and the grammar masking, and
+ * transformers.js adds no penalty of its own.
  */
 export const PLAIN_STEP = {
   do_sample: false,
@@ -63,27 +63,40 @@ export function tapPrefill(model: TF, before?: (call: number, inputs: unknown) =
   return tap;
 }
 
+/** What the seeded sampler needs of each batch row. */
+export interface SamplerRows {
+  rng(row: number): Rng;
+  /** The row's prompt tokens (distinctTokens): the prompt boost's, and the first the repetition penalty counts. */
+  prompt(row: number): Int32Array;
+  /** Tokens the row generated before the processor's first call (the batched sampler draws the first itself). */
+  before?(row: number): readonly number[];
+  /** Whether the row has stopped: its later tokens are thrown away, so it is not sampled (nor its Rng drawn). */
+  ended?(row: number): boolean;
+}
+
 /**
  * A logits processor that samples each batch row with its own seeded Rng and masks every other token, after which
- * transformers.js's greedy step picks the sampled one (sampling.ts says why the runtime samples itself). A row for
- * which `ended` says true has stopped: its later tokens are thrown away, so it is not sampled (nor its Rng drawn).
- * `promptOf` gives a row's prompt tokens (distinctTokens) for the prompt boost, which comes first.
+ * transformers.js's greedy step picks the sampled one (sampling.ts says why the runtime samples itself). Before the
+ * draw, the row's prompt tokens are boosted and the tokens of its own sequence so far penalised, as the rule asks:
+ * each row counts its own prompt and picks, never the padding or another row's, so a row samples as a lone call would.
  */
-export function seededSampler(
-  tf: TF,
-  params: SamplingParams,
-  rngOf: (row: number) => Rng,
-  promptOf: (row: number) => ArrayLike<number>,
-  ended: (row: number) => boolean = () => false,
-): TF {
+export function seededSampler(tf: TF, params: SamplingParams, rows: SamplerRows): TF {
+  const penalty = params.repetitionPenalty ?? 1;
+  const seen: Set<number>[] = [];
+  const seenOf = (b: number) => (seen[b] ??= new Set([...rows.prompt(b), ...(rows.before?.(b) ?? [])]));
   class SeededSampler extends tf.LogitsProcessor {
     _call(_ids: unknown, logits: TF) {
       const V = logits.dims.at(-1);
       const data = logits.data as Float32Array;
       for (let b = 0; b * V < data.length; b++) {
         const row = data.subarray(b * V, (b + 1) * V);
-        if (!ended(b)) boostPromptTokens(row, promptOf(b), params.promptBoost);
-        const pick = ended(b) ? 0 : sampleToken(row, params, rngOf(b));
+        let pick = 0;
+        if (!rows.ended?.(b)) {
+          boostPromptTokens(row, rows.prompt(b), params.promptBoost);
+          if (penalty !== 1) penaliseSeenTokens(row, seenOf(b), penalty);
+          pick = sampleToken(row, params, rows.rng(b));
+          if (penalty !== 1) seenOf(b).add(pick);
+        }
         const v = row[pick];
         row.fill(-Infinity);
         row[pick] = Number.isFinite(v) ? v : 0;

@@ -21,7 +21,7 @@ export function asRunnerModel(id: string, api: LoadedModelLike, info: LoadResult
     numLayers: info.numLayers,
     hiddenSize: info.hiddenSize,
     tokenizer: info.tokenizer,
-    sampling: { topP: info.topP, minP: info.minP, topK: info.topK, promptBoost: info.promptBoost },
+    sampling: { topP: info.topP, minP: info.minP, topK: info.topK, promptBoost: info.promptBoost, repetitionPenalty: info.repetitionPenalty },
     generate: (o) => api.generate(o),
     generateSamples: (requests) => api.generateSamples(requests),
     encode: (p, o) => api.encode(p, o),

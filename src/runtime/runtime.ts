@@ -257,6 +257,8 @@ export class ModelRuntime implements ModelApi {
       const topK = Number.isInteger(gen.top_k) && (gen.top_k as number) > 0 ? (gen.top_k as number) : 0;
       const erp = gen.encoder_repetition_penalty;
       const promptBoost = typeof erp === 'number' && erp > 0 && Number.isFinite(erp) ? erp : 1;
+      const rp = gen.repetition_penalty;
+      const repetitionPenalty = typeof rp === 'number' && rp > 0 && Number.isFinite(rp) ? rp : 1;
       if (tokenizer.pad_token_id == null && this.eosIds.size) tokenizer.pad_token_id = [...this.eosIds][0];
       const warnings = [...resolved.warnings];
       if (plans[0] && resolved.entry?.tapStyle && resolved.entry.tapStyle !== 'auto' && !plans[0].styles.includes(resolved.entry.tapStyle)) {
@@ -273,6 +275,7 @@ export class ModelRuntime implements ModelApi {
         minP,
         topK,
         promptBoost,
+        repetitionPenalty,
         tokenizer: tokenizerId(tokenizer.get_vocab()),
         ...(Number.isInteger(text.vocab_size) ? { vocabSize: text.vocab_size as number } : {}),
         ...(Number.isInteger(contextLength) && (contextLength as number) > 0 ? { contextLength: contextLength as number } : {}),
@@ -484,16 +487,7 @@ export class ModelRuntime implements ModelApi {
         // The mask first, so that sampling (or the greedy pick) only sees tokens the grammar allows.
         logits_processor: [
           ...(matcher ? [new GrammarMask()] : []),
-          ...(needsSampler(params)
-            ? [
-                seededSampler(
-                  tf,
-                  params,
-                  () => rng,
-                  () => promptTokens,
-                ),
-              ]
-            : []),
+          ...(needsSampler(params) ? [seededSampler(tf, params, { rng: () => rng, prompt: () => promptTokens })] : []),
         ],
         stopping_criteria: [new Stopper()],
         // With a key, the cache comes back with the reply, to be kept for this conversation's next call.

@@ -16,7 +16,7 @@
  * reply.
  */
 import { createRng, type Rng } from '../core/rng';
-import { boostPromptTokens, distinctTokens, needsSampler, samplingParams, sampleToken } from './sampling';
+import { boostPromptTokens, distinctTokens, needsSampler, penaliseSeenTokens, samplingParams, sampleToken } from './sampling';
 import type { GenerateOptions, GenerateResult } from './types';
 import { now, PLAIN_STEP, RowEnds, seededSampler, tapPrefill } from './generation';
 
@@ -44,8 +44,8 @@ export interface PromptSamples {
 }
 
 /**
- * Whether prompts may share one batch: the same sampling rule (seededSampler takes one temperature, top-p, min-p, top-k
- * and prompt boost) and no grammar (a grammar's matcher follows one row).
+ * Whether prompts may share one batch: the same sampling rule (seededSampler takes one temperature, top-p, min-p, top-k,
+ * prompt boost and repetition penalty) and no grammar (a grammar's matcher follows one row).
  */
 export function shareOneBatch(options: readonly GenerateOptions[]): boolean {
   const first = samplingParams(options[0]);
@@ -57,7 +57,8 @@ export function shareOneBatch(options: readonly GenerateOptions[]): boolean {
       rule.topP === first.topP &&
       rule.minP === first.minP &&
       rule.topK === first.topK &&
-      rule.promptBoost === first.promptBoost
+      rule.promptBoost === first.promptBoost &&
+      rule.repetitionPenalty === first.repetitionPenalty
     );
   });
 }
@@ -149,6 +150,7 @@ export async function sampleFromPrefills(host: SampleHost, prompts: readonly Pro
     const firstTokens = rows.map(({ prompt, rng }) => {
       const row = logits.slice(prompt * V, (prompt + 1) * V);
       boostPromptTokens(row, promptTokens[prompt], params.promptBoost);
+      penaliseSeenTokens(row, promptTokens[prompt], params.repetitionPenalty);
       return sampleToken(row, params, rng);
     });
     generated = firstTokens.map((t) => [t]);
@@ -175,13 +177,12 @@ export async function sampleFromPrefills(host: SampleHost, prompts: readonly Pro
         ...PLAIN_STEP,
         logits_processor: needsSampler(params)
           ? [
-              seededSampler(
-                tf,
-                params,
-                (r) => rows[r].rng,
-                (r) => promptTokens[rows[r].prompt],
-                (r) => ends.hasEnded(r),
-              ),
+              seededSampler(tf, params, {
+                rng: (r) => rows[r].rng,
+                prompt: (r) => promptTokens[rows[r].prompt],
+                before: (r) => [firstTokens[r]],
+                ended: (r) => ends.hasEnded(r),
+              }),
             ]
           : [],
         stopping_criteria: [ends.criterion(tf, width)],

@@ -27,16 +27,21 @@ export interface SamplingParams {
    * 1 or absent: no change. It applies to greedy calls too, as transformers' processors do.
    */
   promptBoost?: number;
+  /**
+   * Every token already in the sequence (the prompt and the reply so far) lowered (penaliseSeenTokens; transformers'
+   * `repetition_penalty`, which Qwen2.5's instruct models ship at 1.05). 1 or absent: no change. Greedy calls too.
+   */
+  repetitionPenalty?: number;
 }
 
 /**
- * The sampling rule of a call: its own temperature (0, greedy, when absent), top-p, min-p and top-k, or the model's
- * where the call gives none (LoadResult.topP / minP / topK, read from generation_config.json as transformers'
- * generate() reads it).
+ * The sampling rule of a call: its own temperature (0, greedy, when absent), top-p, min-p, top-k, prompt boost and
+ * repetition penalty, or the model's where the call gives none (LoadResult's, read from generation_config.json as
+ * transformers' generate() reads it).
  */
 export function samplingParams(
-  o: Pick<GenerateOptions, 'temperature' | 'topP' | 'minP' | 'topK' | 'promptBoost'>,
-  own: { topP: number; minP: number; topK: number; promptBoost?: number } = { topP: 1, minP: 0, topK: 0 },
+  o: Pick<GenerateOptions, 'temperature' | 'topP' | 'minP' | 'topK' | 'promptBoost' | 'repetitionPenalty'>,
+  own: { topP: number; minP: number; topK: number; promptBoost?: number; repetitionPenalty?: number } = { topP: 1, minP: 0, topK: 0 },
 ): Required<SamplingParams> {
   return {
     temperature: o.temperature ?? 0,
@@ -44,11 +49,32 @@ export function samplingParams(
     minP: o.minP ?? own.minP,
     topK: o.topK ?? own.topK,
     promptBoost: o.promptBoost ?? own.promptBoost ?? 1,
+    repetitionPenalty: o.repetitionPenalty ?? own.repetitionPenalty ?? 1,
   };
 }
 
-/** Whether a call's rule needs the runtime's own processor: sampling, or a prompt boost (which greedy calls get too). */
-export const needsSampler = (params: SamplingParams): boolean => params.temperature > 0 || (params.promptBoost ?? 1) !== 1;
+/** Whether a call's rule needs the runtime's own processor: sampling, or a penalty (which greedy calls get too). */
+export const needsSampler = (params: SamplingParams): boolean =>
+  params.temperature > 0 || (params.promptBoost ?? 1) !== 1 || (params.repetitionPenalty ?? 1) !== 1;
+
+/** `up` above 1 moves each listed logit up (a positive one times `up`, a negative one over it), below 1 down. */
+function scaleLogits(logits: Float32Array, tokens: Iterable<number>, up: number): void {
+  for (const t of tokens) {
+    if (!(t >= 0 && t < logits.length)) continue;
+    const l = logits[t];
+    logits[t] = l < 0 ? l / up : l * up;
+  }
+}
+
+/**
+ * transformers' RepetitionPenaltyLogitsProcessor (generation_config `repetition_penalty`, Keskar et al. 2019), in
+ * place: every token already in the sequence, the prompt's included as transformers counts them for a decoder-only
+ * model, has its logit lowered (a positive one divided by `penalty`, a negative one multiplied), once however often
+ * it occurs. 1, absent or not a positive number: no change. After the prompt boost, before temperature and the cuts.
+ */
+export function penaliseSeenTokens(logits: Float32Array, seen: Iterable<number>, penalty = 1): void {
+  if (penalty > 0 && penalty !== 1) scaleLogits(logits, seen, 1 / penalty);
+}
 
 /**
  * transformers' EncoderRepetitionPenaltyLogitsProcessor (generation_config `encoder_repetition_penalty`), in place:
@@ -57,14 +83,8 @@ export const needsSampler = (params: SamplingParams): boolean => params.temperat
  * 1 favours the prompt's own pieces, so a name or word copied from the prompt is more likely to go on as it does
  * there. 1, absent or not a positive number: no change. Applied to the raw logits, before temperature and the cuts.
  */
-export function boostPromptTokens(logits: Float32Array, promptTokens: ArrayLike<number>, penalty = 1): void {
-  if (!(penalty > 0) || penalty === 1) return;
-  for (let j = 0; j < promptTokens.length; j++) {
-    const t = promptTokens[j];
-    if (!(t >= 0 && t < logits.length)) continue;
-    const l = logits[t];
-    logits[t] = l < 0 ? l / penalty : l * penalty;
-  }
+export function boostPromptTokens(logits: Float32Array, promptTokens: Iterable<number>, penalty = 1): void {
+  if (penalty > 0 && penalty !== 1) scaleLogits(logits, promptTokens, penalty);
 }
 
 /** A prompt's distinct token ids, for boostPromptTokens (a token is boosted once however often it occurs). */

@@ -57,6 +57,12 @@ export interface LoadResult {
    * boostPromptTokens); 1 (no change) where the file says nothing.
    */
   promptBoost: number;
+  /**
+   * The repetition penalty the model's makers ask for (generation_config.json `repetition_penalty`, transformers'
+   * RepetitionPenaltyLogitsProcessor: every token already in the sequence, prompt included, made less likely; Qwen2.5's
+   * instruct models ship 1.05); 1 (none) where the file says nothing.
+   */
+  repetitionPenalty: number;
   /** Positions the model was trained on (config.json max_position_embeddings); absent when the config does not say. */
   contextLength?: number;
   /** The tokenizer's identity (src/runtime/tokenizer-id.ts): equal exactly when two models tokenise alike. */
@@ -83,6 +89,8 @@ export interface GenerateOptions {
   topK?: number;
   /** Prompt boost (see LoadResult.promptBoost); default: the model's own. 1: none. */
   promptBoost?: number;
+  /** Repetition penalty (see LoadResult.repetitionPenalty); default: the model's own. 1: none. */
+  repetitionPenalty?: number;
   maxNewTokens?: number;
   /** Generation stops when the generated text contains one of these; the text is cut before it. */
   stop?: string[];

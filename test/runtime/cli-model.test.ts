@@ -82,8 +82,11 @@ describe('CLI states / generate on the embedded model', () => {
     }
   });
 
-  it("boosts the prompt's tokens as the model's file asks (encoder_repetition_penalty), greedy replies too", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sml-boost-'));
+  it.each([
+    ['encoder_repetition_penalty', 'prompt-boost', 'promptBoost'],
+    ['repetition_penalty', 'repetition-penalty', 'repetitionPenalty'],
+  ] as const)("applies the model's %s as its file asks, greedy replies too, unless --%s sets another", async (field, flag, key) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sml-penalty-'));
     try {
       cpSync(resolve(import.meta.dirname, '../../models/tiny-social'), dir, { recursive: true });
       const ask = (extra: Record<string, string>) =>
@@ -91,15 +94,15 @@ describe('CLI states / generate on the embedded model', () => {
           JSON.parse(r.out),
         );
       const plain = await ask({});
-      expect(plain.promptBoost).toBe(1);
+      expect(plain[key]).toBe(1);
       const gen = JSON.parse(readFileSync(join(dir, 'generation_config.json'), 'utf8')) as Record<string, unknown>;
-      writeFileSync(join(dir, 'generation_config.json'), JSON.stringify({ ...gen, encoder_repetition_penalty: 3 }));
+      writeFileSync(join(dir, 'generation_config.json'), JSON.stringify({ ...gen, [field]: 3 }));
       const own = await ask({});
-      expect(own.promptBoost).toBe(3);
+      expect(own[key]).toBe(3);
       expect(own.tokens).not.toEqual(plain.tokens);
-      // --prompt-boost 1 turns it off: the model's greedy reply again
-      expect((await ask({ 'prompt-boost': '1' })).tokens).toEqual(plain.tokens);
-      await expect(ask({ 'prompt-boost': '0' })).rejects.toThrow(/--prompt-boost must be above 0/);
+      // 1 turns it off: the model's greedy reply again
+      expect((await ask({ [flag]: '1' })).tokens).toEqual(plain.tokens);
+      await expect(ask({ [flag]: '0' })).rejects.toThrow(new RegExp(`--${flag} must be above 0`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

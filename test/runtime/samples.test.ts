@@ -78,13 +78,15 @@ describe.each(['organism-opinions', 'tiny-social'])('%s: replies decoded togethe
     const batched = await same(rt, requests);
     expect(new Set(batched.map(([r]) => r.text)).size).toBeGreaterThan(2);
     expect(new Set(batched.map(([r]) => r.timing.totalMs)).size).toBe(1);
-    // With a prompt boost each row boosts its own prompt's tokens, not the padding nor the other rows': still the lone
-    // calls' replies, and not the unboosted ones.
-    const boosted = await same(
-      rt,
-      requests.map((r) => ({ ...r, options: { ...r.options, promptBoost: 1.5 } })),
-    );
-    expect(boosted.map(([r]) => r.text)).not.toEqual(batched.map(([r]) => r.text));
+    // With a prompt boost and a repetition penalty each row counts its own prompt and reply so far, not the padding
+    // nor the other rows': still the lone calls' replies, and not the plain ones.
+    for (const extra of [{ promptBoost: 1.5 }, { repetitionPenalty: 1.5 }]) {
+      const changed = await same(
+        rt,
+        requests.map((r) => ({ ...r, options: { ...r.options, ...extra } })),
+      );
+      expect(changed.map(([r]) => r.text)).not.toEqual(batched.map(([r]) => r.text));
+    }
   });
 
   it('several prompts with K seeds each, their own budgets and stops, and each prompt its own prefill states', async () => {

@@ -37,7 +37,7 @@ describe("a run's record of its models' own sampling", () => {
     expect(describeSampling([{ model: 'x', topP: 1, minP: 0, topK: 0 }])).toBe('');
   });
 
-  it('keeps a prompt boost where a model asks for one, and only there', () => {
+  it('keeps a prompt boost or repetition penalty where a model asks for one, and only there', () => {
     const byId: Record<string, RunnerModel> = {
       a: model('a', { topP: 1, minP: 0.2, promptBoost: 1.2 }),
       b: model('b', { topP: 1, minP: 0, promptBoost: 1 }),
@@ -53,6 +53,11 @@ describe("a run's record of its models' own sampling", () => {
     const { promptBoost: _dropped, ...unboosted } = a;
     expect(resumedSampling([a], [unboosted], 4)).toEqual([a, { ...unboosted, fromEpisode: 4 }]);
     expect(resumedSampling([a], [a], 4)).toEqual([a]);
+    // Qwen2.5's instruct models: top-k 20, top-p 0.8 and a repetition penalty of 1.05.
+    const qwen = samplingOf(['q'], { get: () => model('q', { topP: 0.8, minP: 0, topK: 20, repetitionPenalty: 1.05 }) });
+    expect(qwen).toEqual([{ model: 'q', topP: 0.8, minP: 0, topK: 20, repetitionPenalty: 1.05 }]);
+    expect(describeSampling(qwen)).toBe('q at top-k 20 and top-p 0.8 and repetition penalty 1.05');
+    expect(resumedSampling(qwen, [{ ...qwen[0], repetitionPenalty: undefined }], 2)).toHaveLength(2);
   });
 
   it('a resumed run keeps its record, and adds what changed from the episode it changed at', () => {
@@ -106,10 +111,11 @@ describe("a run's record of its models' own sampling", () => {
     expect(() => readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 1, minP: 0, topK: 1e12 }] }), LAB_MODULES)).toThrow(
       /run\.json: sampling\[0\]\.topK/,
     );
-    for (const promptBoost of [0, -1, 1e6, '1.2'])
-      expect(() => readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 1, minP: 0, promptBoost }] }), LAB_MODULES)).toThrow(
-        /run\.json: sampling\[0\]\.promptBoost/,
-      );
+    for (const key of ['promptBoost', 'repetitionPenalty'])
+      for (const bad of [0, -1, 1e6, '1.2'])
+        expect(() => readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 1, minP: 0, [key]: bad }] }), LAB_MODULES)).toThrow(
+          new RegExp(`run\\.json: sampling\\[0\\]\\.${key}`),
+        );
     // Markup is refused, as everywhere in run.json.
     expect(() => readBundle(withRun(bytes, { sampling: [{ model: '<img src=x onerror=alert(1)>', topP: 1, minP: 0 }] }), LAB_MODULES)).toThrow(/run\.json/);
     // Fields beyond the record's are not carried into the stored run.

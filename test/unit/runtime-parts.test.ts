@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createRng } from '../../src/core/rng';
-import { boostPromptTokens, distinctTokens, needsSampler, sampleToken } from '../../src/runtime/sampling';
+import { boostPromptTokens, distinctTokens, needsSampler, penaliseSeenTokens, sampleToken, type SamplingParams } from '../../src/runtime/sampling';
 import { shareOneBatch } from '../../src/runtime/samples';
 import { chooseBackend, likelyFits, BackendChoiceError } from '../../src/runtime/choose';
 import { createTapFetch } from '../../src/runtime/tap-fetch';
@@ -76,6 +76,7 @@ describe('seeded sampling', () => {
     ).toBe(true);
     expect(shareOneBatch([{ temperature: 0.7, topK: 20 }, { temperature: 0.7 }])).toBe(false);
     expect(shareOneBatch([{ temperature: 0.7, promptBoost: 1.2 }, { temperature: 0.7 }])).toBe(false);
+    expect(shareOneBatch([{ temperature: 0.7, repetitionPenalty: 1.05 }, { temperature: 0.7 }])).toBe(false);
   });
   it('the prompt boost raises each prompt token once, negative logits too, and steers greedy picks', () => {
     const logits = Float32Array.from([1, 2, -1, 3]);
@@ -94,24 +95,35 @@ describe('seeded sampling', () => {
     expect(needsSampler({ temperature: 0, topP: 1, promptBoost: 1.2 })).toBe(true);
     expect(needsSampler({ temperature: 0, topP: 1, promptBoost: 1 })).toBe(false);
     expect(needsSampler({ temperature: 0.7, topP: 1 })).toBe(true);
+    expect(needsSampler({ temperature: 0, topP: 1, repetitionPenalty: 1.05 })).toBe(true);
+    // the repetition penalty lowers each seen token once, negative logits too
+    const seen = Float32Array.from([3, -1, 2]);
+    penaliseSeenTokens(seen, distinctTokens([0, 1, 0]), 2);
+    expect(Array.from(seen)).toEqual([1.5, -2, 2]);
   });
-  // transformers' own processors (the prompt boost, temperature, top-k, top-p, min-p, in generate()'s order):
-  // test/fixtures/make_sampling_fixture.py
+  // transformers' own processors (the prompt boost, the repetition penalty, temperature, top-k, top-p, min-p, in
+  // generate()'s order): test/fixtures/make_sampling_fixture.py
   const fixture = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/sampling/expected.json'), 'utf8')) as {
-    cases: { logits: number[]; temperature: number; topP: number; minP: number; topK: number; prompt: number[]; promptBoost: number; probs: number[] }[];
+    cases: (SamplingParams & { logits: number[]; prompt: number[]; seen: number[]; probs: number[] })[];
   };
   it.each(
     fixture.cases.map(
-      (c) => [`T ${c.temperature}, top-k ${c.topK}, top-p ${c.topP}, min-p ${c.minP}, boost ${c.promptBoost}, ${c.logits.length} tokens`, c] as const,
+      (c) =>
+        [
+          `T ${c.temperature}, top-k ${c.topK}, top-p ${c.topP}, min-p ${c.minP}, boost ${c.promptBoost}, penalty ${c.repetitionPenalty}, ${c.logits.length} tokens`,
+          c,
+        ] as const,
     ),
   )('draws from the distribution transformers samples: %s', (_, c) => {
     const rng = createRng(11);
     const n = 20000;
     const counts = new Array<number>(c.logits.length).fill(0);
     const prompt = distinctTokens(c.prompt);
+    const seen = distinctTokens(c.seen);
     for (let i = 0; i < n; i++) {
       const logits = Float32Array.from(c.logits);
       boostPromptTokens(logits, prompt, c.promptBoost);
+      penaliseSeenTokens(logits, seen, c.repetitionPenalty);
       counts[sampleToken(logits, c, rng)]++;
     }
     // the same tokens kept (each kept one has p >= 0.0024, so it is drawn about 50 times or more) ...

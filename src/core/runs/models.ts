@@ -17,6 +17,8 @@ export interface RunnerGenerateOptions {
   topK?: number;
   /** Favour the prompt's own tokens (transformers' encoder_repetition_penalty; 1: none); default: the model's own. */
   promptBoost?: number;
+  /** Make tokens already in the sequence less likely (transformers' repetition_penalty; 1: none); default: the model's own. */
+  repetitionPenalty?: number;
   maxNewTokens?: number;
   stop?: string[];
   seed?: number | string;
@@ -53,6 +55,8 @@ export interface ModelSampling {
   topK?: number;
   /** generation_config.json's encoder_repetition_penalty: the prompt's tokens favoured by it. Absent: 1, none. */
   promptBoost?: number;
+  /** generation_config.json's repetition_penalty. Absent: 1, none. */
+  repetitionPenalty?: number;
 }
 
 export interface RunnerModel {

@@ -14,7 +14,8 @@ export interface ModelSamplingRecord extends ModelSampling {
 
 /**
  * A stored record as read back (run.json of a bundle, a sweep's stored episode): checked by field; keys beyond these
- * are dropped, a missing top-k reads as 0 (written before the lab read it), a prompt boost of 1 as none, and
+ * are dropped, a missing top-k reads as 0 (written before the lab read it), a prompt boost or repetition penalty of 1
+ * as none, and
  * `fromEpisode` 0 as none.
  */
 export const samplingRecordsSchema = z
@@ -25,6 +26,7 @@ export const samplingRecordsSchema = z
       minP: z.number().min(0).max(1),
       topK: z.number().int().min(0).max(10_000_000).default(0),
       promptBoost: z.number().gt(0).max(100).optional(),
+      repetitionPenalty: z.number().gt(0).max(100).optional(),
       fromEpisode: z
         .number()
         .int()
@@ -35,15 +37,22 @@ export const samplingRecordsSchema = z
   )
   .max(100)
   .transform((records): ModelSamplingRecord[] =>
-    records.map(({ fromEpisode, promptBoost, ...r }) => ({
+    records.map(({ fromEpisode, promptBoost, repetitionPenalty, ...r }) => ({
       ...r,
-      ...withBoost(promptBoost),
+      ...penalties({ promptBoost, repetitionPenalty }),
       ...(fromEpisode ? { fromEpisode } : {}),
     })),
   );
 
-/** A prompt boost as a record holds it: only when it changes anything, so records of models without one stay as they were. */
-const withBoost = (boost: number | undefined): { promptBoost?: number } => (boost !== undefined && boost !== 1 ? { promptBoost: boost } : {});
+type Penalties = Pick<ModelSampling, 'promptBoost' | 'repetitionPenalty'>;
+/**
+ * The prompt boost and repetition penalty as a record holds them: only those that change anything (not 1), so the
+ * records of models without them stay as they were.
+ */
+const penalties = (p: Penalties): Penalties => ({
+  ...(p.promptBoost !== undefined && p.promptBoost !== 1 ? { promptBoost: p.promptBoost } : {}),
+  ...(p.repetitionPenalty !== undefined && p.repetitionPenalty !== 1 ? { repetitionPenalty: p.repetitionPenalty } : {}),
+});
 
 /** "models' own sampling (used where the settings give none): …" for a run's status line; empty when nothing cuts. */
 export function samplingNote(records: readonly ModelSamplingRecord[] | undefined): string {
@@ -55,11 +64,11 @@ export function samplingNote(records: readonly ModelSamplingRecord[] | undefined
 export function samplingOf(ids: readonly string[], models: RunnerModels): ModelSamplingRecord[] {
   return [...new Set(ids)].flatMap((id) => {
     const own = models.get(id).sampling;
-    return own ? [{ model: id, topP: own.topP, minP: own.minP, topK: own.topK ?? 0, ...withBoost(own.promptBoost) }] : [];
+    return own ? [{ model: id, topP: own.topP, minP: own.minP, topK: own.topK ?? 0, ...penalties(own) }] : [];
   });
 }
 
-const cutsOf = (r: ModelSampling) => `${r.topK ?? 0}|${r.topP}|${r.minP}|${r.promptBoost ?? 1}`;
+const cutsOf = (r: ModelSampling) => `${r.topK ?? 0}|${r.topP}|${r.minP}|${r.promptBoost ?? 1}|${r.repetitionPenalty ?? 1}`;
 
 /** The sampling each model got last in a record: the entry of the latest episode per model. */
 function latest(records: readonly ModelSamplingRecord[]): Map<string, string> {
@@ -104,6 +113,7 @@ export function describeSampling(records: readonly ModelSamplingRecord[]): strin
         r.topK ? `top-k ${r.topK}` : '',
         r.topP < 1 ? `top-p ${r.topP}` : '',
         r.minP > 0 ? `min-p ${r.minP}` : '',
+        r.repetitionPenalty && r.repetitionPenalty !== 1 ? `repetition penalty ${r.repetitionPenalty}` : '',
       ].filter(Boolean);
       if (!cuts.length && !changed.has(r.model)) return [];
       const from = r.fromEpisode ? ` from episode ${r.fromEpisode + 1}` : '';

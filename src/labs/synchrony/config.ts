@@ -69,7 +69,15 @@ export const synchronyLab = defineLab({
       .max(10)
       .optional()
       .describe(
-        "Prompt boost: raise the logits of tokens that occur in the prompt by this factor (1: none); empty: the model's own (its generation_config.json encoder_repetition_penalty, else 1). The model's other sampling fields are not used",
+        "Prompt boost: raise the logits of tokens that occur in the prompt by this factor (1: none); empty: the model's own (its generation_config.json encoder_repetition_penalty, else 1)",
+      ),
+    repetitionPenalty: z
+      .number()
+      .gt(0)
+      .max(10)
+      .optional()
+      .describe(
+        "Repetition penalty: lower the logits of tokens already in the prompt or the reply by this factor (1: none); empty: the model's own (its generation_config.json repetition_penalty, else 1). The model's other sampling fields are not used",
       ),
     analysis: group({
       alphaMode: z

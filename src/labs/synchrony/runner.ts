@@ -89,6 +89,7 @@ async function runDialogue(
         minP: config.minP,
         topK: config.topK,
         promptBoost: config.promptBoost,
+        repetitionPenalty: config.repetitionPenalty,
         ...turnLimits(config.maxNewTokens, hiddenLine),
         seed: turnSeed(config, item, ctx.index, turn),
         cacheKey: `${cachePrefix}-${role}`,
