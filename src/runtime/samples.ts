@@ -145,10 +145,14 @@ export async function sampleFromPrefills(host: SampleHost, prompts: readonly Pro
     }
     const logits: Float32Array = lastLogits;
     const V = logits.length / P;
-    // Each row's own prompt is boosted, padding not: a row samples as a lone call for it would.
+    // Each row's own prompt is boosted and penalised, padding not: a row samples as a lone call for it would. A prompt's
+    // logits are shared by its seeds' rows, so each row changes a copy.
     const promptTokens = prompts.map((p) => distinctTokens(p.ids));
+    const penalised = params.promptBoost !== 1 || params.repetitionPenalty !== 1;
     const firstTokens = rows.map(({ prompt, rng }) => {
-      const row = logits.slice(prompt * V, (prompt + 1) * V);
+      const shared = logits.subarray(prompt * V, (prompt + 1) * V);
+      if (!penalised) return sampleToken(shared, params, rng);
+      const row = shared.slice();
       boostPromptTokens(row, promptTokens[prompt], params.promptBoost);
       penaliseSeenTokens(row, promptTokens[prompt], params.repetitionPenalty);
       return sampleToken(row, params, rng);

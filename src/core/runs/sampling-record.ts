@@ -15,8 +15,7 @@ export interface ModelSamplingRecord extends ModelSampling {
 /**
  * A stored record as read back (run.json of a bundle, a sweep's stored episode): checked by field; keys beyond these
  * are dropped, a missing top-k reads as 0 (written before the lab read it), a prompt boost or repetition penalty of 1
- * as none, and
- * `fromEpisode` 0 as none.
+ * as none, and `fromEpisode` 0 as none.
  */
 export const samplingRecordsSchema = z
   .array(
