@@ -29,7 +29,8 @@ export interface SamplingParams {
   promptBoost?: number;
   /**
    * Every token already in the sequence (the prompt and the reply so far) lowered (penaliseSeenTokens; transformers'
-   * `repetition_penalty`, which Qwen2.5's instruct models ship at 1.05). 1 or absent: no change. Greedy calls too.
+   * `repetition_penalty`, which Qwen2.5's instruct models ship at 1.05, the 0.5B and 1.5B at 1.1). 1 or absent: no
+   * change. Greedy calls too.
    */
   repetitionPenalty?: number;
 }

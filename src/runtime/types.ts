@@ -60,7 +60,7 @@ export interface LoadResult {
   /**
    * The repetition penalty the model's makers ask for (generation_config.json `repetition_penalty`, transformers'
    * RepetitionPenaltyLogitsProcessor: every token already in the sequence, prompt included, made less likely; Qwen2.5's
-   * instruct models ship 1.05); 1 (none) where the file says nothing.
+   * instruct models ship 1.05, the 0.5B and 1.5B 1.1); 1 (none) where the file says nothing.
    */
   repetitionPenalty: number;
   /** Positions the model was trained on (config.json max_position_embeddings); absent when the config does not say. */

@@ -53,7 +53,7 @@ describe("a run's record of its models' own sampling", () => {
     const { promptBoost: _dropped, ...unboosted } = a;
     expect(resumedSampling([a], [unboosted], 4)).toEqual([a, { ...unboosted, fromEpisode: 4 }]);
     expect(resumedSampling([a], [a], 4)).toEqual([a]);
-    // Qwen2.5's instruct models: top-k 20, top-p 0.8 and a repetition penalty of 1.05.
+    // Qwen2.5's larger instruct models: top-k 20, top-p 0.8 and a repetition penalty of 1.05.
     const qwen = samplingOf(['q'], { get: () => model('q', { topP: 0.8, minP: 0, topK: 20, repetitionPenalty: 1.05 }) });
     expect(qwen).toEqual([{ model: 'q', topP: 0.8, minP: 0, topK: 20, repetitionPenalty: 1.05 }]);
     expect(describeSampling(qwen)).toBe('q at top-k 20 and top-p 0.8 and repetition penalty 1.05');
