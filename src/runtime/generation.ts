@@ -66,7 +66,7 @@ export function tapPrefill(model: TF, before?: (call: number, inputs: unknown) =
 /** What the seeded sampler needs of each batch row. */
 export interface SamplerRows {
   rng(row: number): Rng;
-  /** The row's prompt tokens (distinctTokens): the prompt boost's, and the first the repetition penalty counts. */
+  /** The row's prompt tokens (distinctTokens): the ones the prompt boost raises, and the repetition penalty's first. */
   prompt(row: number): Int32Array;
   /** Tokens the row generated before the processor's first call (the batched sampler draws the first itself). */
   before?(row: number): readonly number[];

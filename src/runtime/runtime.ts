@@ -255,10 +255,10 @@ export class ModelRuntime implements ModelApi {
       const topP = typeof gen.top_p === 'number' && gen.top_p > 0 && gen.top_p <= 1 ? gen.top_p : 1;
       const minP = typeof gen.min_p === 'number' && gen.min_p > 0 && gen.min_p <= 1 ? gen.min_p : 0;
       const topK = Number.isInteger(gen.top_k) && (gen.top_k as number) > 0 ? (gen.top_k as number) : 0;
-      const erp = gen.encoder_repetition_penalty;
-      const promptBoost = typeof erp === 'number' && erp > 0 && Number.isFinite(erp) ? erp : 1;
-      const rp = gen.repetition_penalty;
-      const repetitionPenalty = typeof rp === 'number' && rp > 0 && Number.isFinite(rp) ? rp : 1;
+      // Penalties past 100 are no setting anyone means (and a run's record refuses them): read as none.
+      const penalty = (v: unknown) => (typeof v === 'number' && v > 0 && v <= 100 ? v : 1);
+      const promptBoost = penalty(gen.encoder_repetition_penalty);
+      const repetitionPenalty = penalty(gen.repetition_penalty);
       if (tokenizer.pad_token_id == null && this.eosIds.size) tokenizer.pad_token_id = [...this.eosIds][0];
       const warnings = [...resolved.warnings];
       if (plans[0] && resolved.entry?.tapStyle && resolved.entry.tapStyle !== 'auto' && !plans[0].styles.includes(resolved.entry.tapStyle)) {

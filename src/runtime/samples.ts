@@ -16,7 +16,7 @@
  * reply.
  */
 import { createRng, type Rng } from '../core/rng';
-import { boostPromptTokens, distinctTokens, needsSampler, penaliseSeenTokens, samplingParams, sampleToken } from './sampling';
+import { boostPromptTokens, distinctTokens, needsSampler, penaliseSeenTokens, samplingParams, sampleToken, type SamplingParams } from './sampling';
 import type { GenerateOptions, GenerateResult } from './types';
 import { now, PLAIN_STEP, RowEnds, seededSampler, tapPrefill } from './generation';
 
@@ -60,6 +60,29 @@ export function shareOneBatch(options: readonly GenerateOptions[]): boolean {
       rule.promptBoost === first.promptBoost &&
       rule.repetitionPenalty === first.repetitionPenalty
     );
+  });
+}
+
+/**
+ * Each row's first token, from its prompt's prefill logits ([P, V]): the row's own prompt boosted and penalised, the
+ * padding not, so a row samples as a lone call for it would. A prompt's logits are shared by its seeds' rows, so each
+ * row changes a copy of them, never the shared ones.
+ */
+export function firstPicks(
+  logits: Float32Array,
+  V: number,
+  rows: readonly { prompt: number; rng: Rng }[],
+  promptTokens: readonly Int32Array[],
+  params: Required<SamplingParams>,
+): number[] {
+  const penalised = params.promptBoost !== 1 || params.repetitionPenalty !== 1;
+  return rows.map(({ prompt, rng }) => {
+    const shared = logits.subarray(prompt * V, (prompt + 1) * V);
+    if (!penalised) return sampleToken(shared, params, rng);
+    const row = shared.slice();
+    boostPromptTokens(row, promptTokens[prompt], params.promptBoost);
+    penaliseSeenTokens(row, promptTokens[prompt], params.repetitionPenalty);
+    return sampleToken(row, params, rng);
   });
 }
 
@@ -145,18 +168,8 @@ export async function sampleFromPrefills(host: SampleHost, prompts: readonly Pro
     }
     const logits: Float32Array = lastLogits;
     const V = logits.length / P;
-    // Each row's own prompt is boosted and penalised, padding not: a row samples as a lone call for it would. A prompt's
-    // logits are shared by its seeds' rows, so each row changes a copy.
     const promptTokens = prompts.map((p) => distinctTokens(p.ids));
-    const penalised = params.promptBoost !== 1 || params.repetitionPenalty !== 1;
-    const firstTokens = rows.map(({ prompt, rng }) => {
-      const shared = logits.subarray(prompt * V, (prompt + 1) * V);
-      if (!penalised) return sampleToken(shared, params, rng);
-      const row = shared.slice();
-      boostPromptTokens(row, promptTokens[prompt], params.promptBoost);
-      penaliseSeenTokens(row, promptTokens[prompt], params.repetitionPenalty);
-      return sampleToken(row, params, rng);
-    });
+    const firstTokens = firstPicks(logits, V, rows, promptTokens, params);
     generated = firstTokens.map((t) => [t]);
     firstTokens.forEach((t, r) => ends.check(r, [t]));
     if (!ends.allEnded) {

@@ -58,12 +58,17 @@ export function samplingParams(
 export const needsSampler = (params: SamplingParams): boolean =>
   params.temperature > 0 || (params.promptBoost ?? 1) !== 1 || (params.repetitionPenalty ?? 1) !== 1;
 
-/** `up` above 1 moves each listed logit up (a positive one times `up`, a negative one over it), below 1 down. */
-function scaleLogits(logits: Float32Array, tokens: Iterable<number>, up: number): void {
+/**
+ * transformers' own step for both penalties: a negative logit times `factor`, a positive one over it (a factor under 1
+ * raises both, over 1 lowers both). The factor is rounded to fp32 as torch rounds a Python scalar for a float32
+ * tensor, and each result is rounded to fp32 on the store, so the logits come out as torch's to the last bit.
+ */
+function scaleLogits(logits: Float32Array, tokens: Iterable<number>, factor: number): void {
+  const f = Math.fround(factor);
   for (const t of tokens) {
     if (!(t >= 0 && t < logits.length)) continue;
     const l = logits[t];
-    logits[t] = l < 0 ? l / up : l * up;
+    logits[t] = l < 0 ? l * f : l / f;
   }
 }
 
@@ -74,7 +79,7 @@ function scaleLogits(logits: Float32Array, tokens: Iterable<number>, up: number)
  * it occurs. 1, absent or not a positive number: no change. After the prompt boost, before temperature and the cuts.
  */
 export function penaliseSeenTokens(logits: Float32Array, seen: Iterable<number>, penalty = 1): void {
-  if (penalty > 0 && penalty !== 1) scaleLogits(logits, seen, 1 / penalty);
+  if (penalty > 0 && penalty !== 1) scaleLogits(logits, seen, penalty);
 }
 
 /**
@@ -85,7 +90,8 @@ export function penaliseSeenTokens(logits: Float32Array, seen: Iterable<number>,
  * there. 1, absent or not a positive number: no change. Applied to the raw logits, before temperature and the cuts.
  */
 export function boostPromptTokens(logits: Float32Array, promptTokens: Iterable<number>, penalty = 1): void {
-  if (penalty > 0 && penalty !== 1) scaleLogits(logits, promptTokens, penalty);
+  // transformers keeps 1 / penalty and applies it the repetition penalty's way round
+  if (penalty > 0 && penalty !== 1) scaleLogits(logits, promptTokens, 1 / penalty);
 }
 
 /** A prompt's distinct token ids, for boostPromptTokens (a token is boosted once however often it occurs). */

@@ -182,6 +182,14 @@ describe('Node runtime, cpu fp32, embedded model', () => {
     expect(after.timing.reusedTokens).toBe(shared);
     expect(maxAbsDiff(after.prefillStates!, [Array.from(fresh.prefillStates!)])).toBeLessThanOrEqual(1e-4);
     expect(after.tokens).toEqual(fresh.tokens);
+    // The penalties count the whole prompt, the part read from the kept cache too: the same reply as a fresh call.
+    const penalised = { ...turn2, repetitionPenalty: 1.5, promptBoost: 1.3 };
+    const freshPenalised = await rt.generate(penalised);
+    expect(freshPenalised.tokens).not.toEqual(fresh.tokens);
+    await rt.generate({ ...turn1, cacheKey: 'ines' });
+    const kept = await rt.generate({ ...penalised, cacheKey: 'ines' });
+    expect(kept.timing.reusedTokens).toBe(shared);
+    expect(kept.tokens).toEqual(freshPenalised.tokens);
   });
 
   it('encode() with a cache key reads a growing conversation turn by turn, to the batch states', async () => {

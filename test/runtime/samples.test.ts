@@ -64,6 +64,9 @@ describe.each(['organism-opinions', 'tiny-social'])('%s: replies decoded togethe
     const [batched] = await same(rt, one(o, SEEDS));
     // The seeds give different replies (otherwise the comparison would prove little).
     expect(new Set(batched.map((r) => r.text)).size).toBeGreaterThan(1);
+    // With both penalties: the seeds share the prompt's first logits, and each must penalise its own copy once.
+    const [penalised] = await same(rt, one({ ...o, promptBoost: 1.3, repetitionPenalty: 1.5 }, SEEDS));
+    expect(penalised.map((r) => r.text)).not.toEqual(batched.map((r) => r.text));
   });
 
   it('several prompts of different lengths, one seed each: messages with a stop string', async () => {

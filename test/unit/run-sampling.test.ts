@@ -1,7 +1,7 @@
 /**
- * A run records the sampling each model asked for itself (its generation_config.json's top-k, top-p, min-p and prompt
- * boost), since a
- * link replays at the model's own: the record says what an older run got if the model's file has changed since.
+ * A run records the sampling each model asked for itself (its generation_config.json's top-k, top-p, min-p, prompt
+ * boost and repetition penalty), since a link replays at the model's own: the record says what an older run got if the
+ * model's file has changed since.
  */
 import { describe, expect, it } from 'vitest';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
@@ -56,7 +56,7 @@ describe("a run's record of its models' own sampling", () => {
     // Qwen2.5's larger instruct models: top-k 20, top-p 0.8 and a repetition penalty of 1.05.
     const qwen = samplingOf(['q'], { get: () => model('q', { topP: 0.8, minP: 0, topK: 20, repetitionPenalty: 1.05 }) });
     expect(qwen).toEqual([{ model: 'q', topP: 0.8, minP: 0, topK: 20, repetitionPenalty: 1.05 }]);
-    expect(describeSampling(qwen)).toBe('q at top-k 20 and top-p 0.8 and repetition penalty 1.05');
+    expect(describeSampling(qwen)).toBe('q at repetition penalty 1.05, top-k 20 and top-p 0.8');
     expect(resumedSampling(qwen, [{ ...qwen[0], repetitionPenalty: undefined }], 2)).toHaveLength(2);
   });
 

@@ -105,7 +105,15 @@ describe('seeded sampling', () => {
   // generate()'s order): test/fixtures/make_sampling_fixture.py
   const fixture = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/sampling/expected.json'), 'utf8')) as {
     cases: (SamplingParams & { logits: number[]; prompt: number[]; seen: number[]; probs: number[] })[];
+    exact: { kind: 'promptBoost' | 'repetitionPenalty'; penalty: number; logits: number[]; out: number[] }[];
   };
+  it.each(fixture.exact.map((e) => [`${e.kind} ${e.penalty}`, e] as const))('penalises the logits to the bit as torch does: %s', (_, e) => {
+    const logits = Float32Array.from(e.logits);
+    const every = distinctTokens(e.logits.map((_, i) => i));
+    if (e.kind === 'promptBoost') boostPromptTokens(logits, every, e.penalty);
+    else penaliseSeenTokens(logits, every, e.penalty);
+    expect(Array.from(logits)).toEqual(e.out);
+  });
   it.each(
     fixture.cases.map(
       (c) =>

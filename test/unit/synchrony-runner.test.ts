@@ -125,15 +125,18 @@ describe('synchrony episodes', () => {
     expect(new Set(m.calls.slice(0, 6).map((x) => x.options.seed)).size).toBe(6);
     expect(m.calls[0].options).toMatchObject({ temperature: 0.7, stop: ['\n'] });
     // top-p, min-p, top-k and the prompt boost left empty: the model's own (the host fills them in)
-    expect(m.calls[0].options).toMatchObject({ topP: undefined, minP: undefined, topK: undefined, promptBoost: undefined });
+    expect(m.calls[0].options).toMatchObject({ topP: undefined, minP: undefined, topK: undefined, promptBoost: undefined, repetitionPenalty: undefined });
   });
 
   it('samples every turn at the top-p, min-p, top-k and prompt boost the settings give', async () => {
     const m = fakeSyncModel();
-    await runAll(config({ scenarios: ['s0'], pairingsPerScenario: 1, maxUtterancesPerAgent: 2, topP: 0.8, minP: 0.05, topK: 20, promptBoost: 1 }), modelsOf(m));
+    await runAll(
+      config({ scenarios: ['s0'], pairingsPerScenario: 1, maxUtterancesPerAgent: 2, topP: 0.8, minP: 0.05, topK: 20, promptBoost: 1, repetitionPenalty: 1.1 }),
+      modelsOf(m),
+    );
     const turns = m.calls.filter((x) => x.options.temperature === 0.7);
     expect(turns.length).toBeGreaterThan(0);
-    for (const t of turns) expect(t.options).toMatchObject({ topP: 0.8, minP: 0.05, topK: 20, promptBoost: 1 });
+    for (const t of turns) expect(t.options).toMatchObject({ topP: 0.8, minP: 0.05, topK: 20, promptBoost: 1, repetitionPenalty: 1.1 });
     // a top-k that is not a whole number is refused with the field named, as a link or a form would give it
     const bad = validateConfig(synchronyLab, { topK: 2.5 }, synchronyLab.version);
     expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(['topK']);

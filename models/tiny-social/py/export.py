@@ -254,10 +254,9 @@ def main():
     json.dump(cfg, open(f"{out}/config.json", "w"), indent=2)
     gen = {"bos_token_id": eot, "eos_token_id": [eos, eot], "pad_token_id": eot, "do_sample": True,
            "temperature": 0.7, "max_new_tokens": 300}
-    # How the model asks to be sampled beyond its temperature: TOP_P (nucleus mass), MIN_P (min-p cut) and
-    # PROMPT_BOOST (encoder_repetition_penalty: the prompt's own tokens favoured); the runtime reads them as
-    # transformers' generate() does.
-    for env, field in (("TOP_P", "top_p"), ("MIN_P", "min_p"), ("PROMPT_BOOST", "encoder_repetition_penalty")):
+    # How the model asks to be sampled beyond its temperature: TOP_P (nucleus mass) and MIN_P (min-p cut); the
+    # runtime reads top_p and min_p as transformers' generate() does.
+    for env, field in (("TOP_P", "top_p"), ("MIN_P", "min_p")):
         if os.environ.get(env):
             gen[field] = float(os.environ[env])
     json.dump(gen, open(f"{out}/generation_config.json", "w"), indent=2)

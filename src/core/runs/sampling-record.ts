@@ -107,16 +107,18 @@ export function describeSampling(records: readonly ModelSamplingRecord[]): strin
   const changed = new Set(records.filter((r) => r.fromEpisode).map((r) => r.model));
   return records
     .flatMap((r) => {
+      // in the order they act on the logits
       const cuts = [
         r.promptBoost && r.promptBoost !== 1 ? `prompt boost ${r.promptBoost}` : '',
+        r.repetitionPenalty && r.repetitionPenalty !== 1 ? `repetition penalty ${r.repetitionPenalty}` : '',
         r.topK ? `top-k ${r.topK}` : '',
         r.topP < 1 ? `top-p ${r.topP}` : '',
         r.minP > 0 ? `min-p ${r.minP}` : '',
-        r.repetitionPenalty && r.repetitionPenalty !== 1 ? `repetition penalty ${r.repetitionPenalty}` : '',
       ].filter(Boolean);
       if (!cuts.length && !changed.has(r.model)) return [];
       const from = r.fromEpisode ? ` from episode ${r.fromEpisode + 1}` : '';
-      return [`${r.model} at ${cuts.length ? cuts.join(' and ') : 'no cut'}${from}`];
+      const list = cuts.length > 2 ? `${cuts.slice(0, -1).join(', ')} and ${cuts.at(-1)}` : cuts.join(' and ');
+      return [`${r.model} at ${cuts.length ? list : 'no cut'}${from}`];
     })
     .join('; ');
 }
