@@ -11,9 +11,15 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { readSafetensors, writeSafetensors } from '../src/core/safetensors.ts';
 import { newRunId, type Episode } from '../src/core/runs/types.ts';
-import type { ModelSamplingRecord } from '../src/core/runs/sampling-record.ts';
+import { samplingRecordsSchema, type ModelSamplingRecord } from '../src/core/runs/sampling-record.ts';
 
 export const PARTIAL_FORMAT = 'social-minds-lab/partial-run@1';
+
+/** A manifest's sampling record, checked by the same schema as a bundle's; undefined where absent or refused. */
+function keptSampling(stored: unknown): ModelSamplingRecord[] | undefined {
+  const checked = samplingRecordsSchema.safeParse(stored);
+  return stored !== undefined && checked.success ? checked.data : undefined;
+}
 
 interface Manifest {
   format: string;
@@ -94,8 +100,8 @@ export function openDurableOut(outDir: string, lab: { name: string; version: num
     id: manifest.id,
     createdAt: manifest.createdAt,
     finished,
-    // The manifest is this program's own file; a field of the wrong shape (edited by hand) is read as none.
-    sampling: Array.isArray(manifest.sampling) ? manifest.sampling : undefined,
+    // The manifest is this program's own file; a record that its schema refuses (edited by hand) is read as none.
+    sampling: keptSampling(manifest.sampling),
     keepSampling(sampling) {
       if (isDeepStrictEqual(manifest.sampling, sampling)) return;
       manifest = { ...manifest, sampling };

@@ -4,7 +4,7 @@
  */
 import type { Rng } from '../core/rng';
 import { TAP_OUTPUT } from '../core/onnx/taps';
-import { boostPromptTokens, penaliseSeenTokens, sampleToken, type SamplingParams } from './sampling';
+import { pickToken, type SamplingParams } from './sampling';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- transformers.js models and tensors are typed loosely here */
 type TF = any;
@@ -66,7 +66,10 @@ export function tapPrefill(model: TF, before?: (call: number, inputs: unknown) =
 /** What the seeded sampler needs of each batch row. */
 export interface SamplerRows {
   rng(row: number): Rng;
-  /** The row's prompt tokens (distinctTokens): the ones the prompt boost raises, and the repetition penalty's first. */
+  /**
+   * The row's prompt tokens (distinctTokens): the ones the prompt boost raises, and the repetition penalty's first.
+   * Asked for only under a penalty, so a caller may build them on the first call.
+   */
   prompt(row: number): Int32Array;
   /** Tokens the row generated before the processor's first call (the batched sampler draws the first itself). */
   before?(row: number): readonly number[];
@@ -92,9 +95,7 @@ export function seededSampler(tf: TF, params: SamplingParams, rows: SamplerRows)
         const row = data.subarray(b * V, (b + 1) * V);
         let pick = 0;
         if (!rows.ended?.(b)) {
-          boostPromptTokens(row, rows.prompt(b), params.promptBoost);
-          if (penalty !== 1) penaliseSeenTokens(row, seenOf(b), penalty);
-          pick = sampleToken(row, params, rows.rng(b));
+          pick = pickToken(row, params, rows.rng(b), { prompt: () => rows.prompt(b), seen: () => seenOf(b) });
           if (penalty !== 1) seenOf(b).add(pick);
         }
         const v = row[pick];

@@ -438,7 +438,8 @@ export class ModelRuntime implements ModelApi {
     );
     const rng = createRng(options.seed ?? 0);
     const params = samplingParams(options, info);
-    const promptTokens = distinctTokens(ids);
+    // The prompt's distinct tokens, built on the first step that a penalty needs them (pickToken).
+    let promptTokens: Int32Array | undefined;
     class GrammarMask extends tf.LogitsProcessor {
       _call(_ids: unknown, logits: TF) {
         if (allowed) applyBitmask(logits.data as Float32Array, allowed);
@@ -487,7 +488,7 @@ export class ModelRuntime implements ModelApi {
         // The mask first, so that sampling (or the greedy pick) only sees tokens the grammar allows.
         logits_processor: [
           ...(matcher ? [new GrammarMask()] : []),
-          ...(needsSampler(params) ? [seededSampler(tf, params, { rng: () => rng, prompt: () => promptTokens })] : []),
+          ...(needsSampler(params) ? [seededSampler(tf, params, { rng: () => rng, prompt: () => (promptTokens ??= distinctTokens(ids)) })] : []),
         ],
         stopping_criteria: [new Stopper()],
         // With a key, the cache comes back with the reply, to be kept for this conversation's next call.

@@ -16,7 +16,7 @@
  * reply.
  */
 import { createRng, type Rng } from '../core/rng';
-import { boostPromptTokens, distinctTokens, needsSampler, penaliseSeenTokens, samplingParams, sampleToken, type SamplingParams } from './sampling';
+import { distinctTokens, hasPenalties, needsSampler, pickToken, samplingParams, type SamplingParams } from './sampling';
 import type { GenerateOptions, GenerateResult } from './types';
 import { now, PLAIN_STEP, RowEnds, seededSampler, tapPrefill } from './generation';
 
@@ -65,24 +65,21 @@ export function shareOneBatch(options: readonly GenerateOptions[]): boolean {
 
 /**
  * Each row's first token, from its prompt's prefill logits ([P, V]): the row's own prompt boosted and penalised, the
- * padding not, so a row samples as a lone call for it would. A prompt's logits are shared by its seeds' rows, so each
- * row changes a copy of them, never the shared ones.
+ * padding not, so a row samples as a lone call for it would. A prompt's logits are shared by its seeds' rows, so under
+ * a penalty each row changes a copy of them, never the shared ones. `tokensOf` gives a prompt's distinct tokens.
  */
 export function firstPicks(
   logits: Float32Array,
   V: number,
   rows: readonly { prompt: number; rng: Rng }[],
-  promptTokens: readonly Int32Array[],
+  tokensOf: (prompt: number) => Int32Array,
   params: Required<SamplingParams>,
 ): number[] {
-  const penalised = params.promptBoost !== 1 || params.repetitionPenalty !== 1;
+  const copy = hasPenalties(params);
   return rows.map(({ prompt, rng }) => {
     const shared = logits.subarray(prompt * V, (prompt + 1) * V);
-    if (!penalised) return sampleToken(shared, params, rng);
-    const row = shared.slice();
-    boostPromptTokens(row, promptTokens[prompt], params.promptBoost);
-    penaliseSeenTokens(row, promptTokens[prompt], params.repetitionPenalty);
-    return sampleToken(row, params, rng);
+    const own = { prompt: () => tokensOf(prompt), seen: () => tokensOf(prompt) };
+    return pickToken(copy ? shared.slice() : shared, params, rng, own);
   });
 }
 
@@ -168,8 +165,10 @@ export async function sampleFromPrefills(host: SampleHost, prompts: readonly Pro
     }
     const logits: Float32Array = lastLogits;
     const V = logits.length / P;
-    const promptTokens = prompts.map((p) => distinctTokens(p.ids));
-    const firstTokens = firstPicks(logits, V, rows, promptTokens, params);
+    // Built only where a penalty asks for them (pickToken).
+    const promptTokens: Int32Array[] = [];
+    const tokensOf = (p: number) => (promptTokens[p] ??= distinctTokens(prompts[p].ids));
+    const firstTokens = firstPicks(logits, V, rows, tokensOf, params);
     generated = firstTokens.map((t) => [t]);
     firstTokens.forEach((t, r) => ends.check(r, [t]));
     if (!ends.allEnded) {
@@ -196,7 +195,7 @@ export async function sampleFromPrefills(host: SampleHost, prompts: readonly Pro
           ? [
               seededSampler(tf, params, {
                 rng: (r) => rows[r].rng,
-                prompt: (r) => promptTokens[rows[r].prompt],
+                prompt: (r) => tokensOf(rows[r].prompt),
                 before: (r) => [firstTokens[r]],
                 ended: (r) => ends.hasEnded(r),
               }),

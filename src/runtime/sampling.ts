@@ -55,8 +55,11 @@ export function samplingParams(
 }
 
 /** Whether a call's rule needs the runtime's own processor: sampling, or a penalty (which greedy calls get too). */
-export const needsSampler = (params: SamplingParams): boolean =>
-  params.temperature > 0 || (params.promptBoost ?? 1) !== 1 || (params.repetitionPenalty ?? 1) !== 1;
+/** Whether a rule boosts the prompt or penalises repeats: only then does a pick need the row's tokens. */
+export const hasPenalties = (params: SamplingParams): boolean => (params.promptBoost ?? 1) !== 1 || (params.repetitionPenalty ?? 1) !== 1;
+
+/** Whether a call's rule needs the runtime's own processor: sampling, or a penalty (which greedy calls get too). */
+export const needsSampler = (params: SamplingParams): boolean => params.temperature > 0 || hasPenalties(params);
 
 /**
  * transformers' own step for both penalties: a negative logit times `factor`, a positive one over it (a factor under 1
@@ -97,6 +100,17 @@ export function boostPromptTokens(logits: Float32Array, promptTokens: Iterable<n
 /** A prompt's distinct token ids, for boostPromptTokens (a token is boosted once however often it occurs). */
 export function distinctTokens(ids: Iterable<number | bigint>): Int32Array {
   return Int32Array.from(new Set(Array.from(ids, Number)));
+}
+
+/**
+ * One row's token under a rule: its prompt's tokens boosted and the tokens it has seen penalised (both in place, and
+ * asked for only when the rule has that penalty), then sampled. The seeded sampler and the batched sampler's first
+ * pick both draw through here.
+ */
+export function pickToken(logits: Float32Array, params: SamplingParams, rng: Rng, tokens: { prompt(): Iterable<number>; seen(): Iterable<number> }): number {
+  if ((params.promptBoost ?? 1) !== 1) boostPromptTokens(logits, tokens.prompt(), params.promptBoost);
+  if ((params.repetitionPenalty ?? 1) !== 1) penaliseSeenTokens(logits, tokens.seen(), params.repetitionPenalty);
+  return sampleToken(logits, params, rng);
 }
 
 /** Scratch for finding the k-th largest weight (kthLargest reorders it). */

@@ -73,7 +73,7 @@ describe("the batched sampler's first picks", () => {
     const logits = Float32Array.from([1, 0.7, 0.1]);
     const rows = [0, 1, 2].map(() => ({ prompt: 0, rng: countingRng() }));
     const params = { temperature: 0, topP: 1, minP: 0, topK: 0, promptBoost: 1, repetitionPenalty: 1.2 };
-    expect(firstPicks(logits, 3, rows, [Int32Array.from([0])], params)).toEqual([0, 0, 0]);
+    expect(firstPicks(logits, 3, rows, () => Int32Array.from([0]), params)).toEqual([0, 0, 0]);
     expect(Array.from(logits)).toEqual([1, Math.fround(0.7), Math.fround(0.1)]);
     // and each prompt boosts its own tokens: prompt 1's boost does not reach prompt 0's row
     const two = Float32Array.from([1, 0.9, 1, 0.9]);
@@ -85,7 +85,7 @@ describe("the batched sampler's first picks", () => {
         { prompt: 0, rng: countingRng() },
         { prompt: 1, rng: countingRng() },
       ],
-      [Int32Array.from([]), Int32Array.from([1])],
+      (p) => [Int32Array.from([]), Int32Array.from([1])][p],
       boosted,
     );
     expect(picks).toEqual([0, 1]);
