@@ -50,6 +50,8 @@ export const generateCommand: CliCommand = {
     const rt = createNodeRuntime();
     try {
       const info = await rt.load(model, { device, dtype });
+      // what the model's files asked for and could not be read (a broken ban list, an unknown layout), before the reply
+      for (const w of info.warnings) err(`warning: ${w}`);
       const r = await rt.generate({
         ...(values.chat ? { messages: [{ role: 'user' as const, content: prompt }] } : { prompt }),
         temperature,
@@ -74,6 +76,7 @@ export const generateCommand: CliCommand = {
             topK: topK ?? info.topK,
             promptBoost: promptBoost ?? info.promptBoost,
             repetitionPenalty: repetitionPenalty ?? info.repetitionPenalty,
+            bannedSequences: info.banned.length,
             text: r.text,
             tokens: r.tokens,
             finishReason: r.finishReason,

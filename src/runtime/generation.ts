@@ -4,7 +4,7 @@
  */
 import type { Rng } from '../core/rng';
 import { TAP_OUTPUT } from '../core/onnx/taps';
-import { pickToken, type SamplingParams } from './sampling';
+import { hasBans, pickToken, type SamplingParams } from './sampling';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- transformers.js models and tensors are typed loosely here */
 type TF = any;
@@ -13,14 +13,15 @@ export const now = () => performance.now();
 
 /**
  * transformers.js generation settings under which its own step is a plain argmax: the runtime's logits processors do
- * the sampling (seededSampler, with the model's prompt boost and repetition penalty) and the grammar masking, and
- * transformers.js adds no penalty of its own.
+ * the sampling (seededSampler, with the model's prompt boost, repetition penalty and bans) and the grammar masking,
+ * and transformers.js adds no penalty or ban of its own (it would read bad_words_ids from the model's file unchecked).
  */
 export const PLAIN_STEP = {
   do_sample: false,
   num_beams: 1,
   repetition_penalty: 1,
   no_repeat_ngram_size: 0,
+  bad_words_ids: null,
   min_length: 0,
   min_new_tokens: null,
 } as const;
@@ -80,13 +81,17 @@ export interface SamplerRows {
 /**
  * A logits processor that samples each batch row with its own seeded Rng and masks every other token, after which
  * transformers.js's greedy step picks the sampled one (sampling.ts says why the runtime samples itself). Before the
- * draw, the row's prompt tokens are boosted and the tokens of its own sequence so far penalised, as the rule asks:
+ * draw, the row's prompt tokens are boosted, the tokens of its own sequence so far penalised and the banned sequences
+ * removed, as the rule asks:
  * each row counts its own prompt and picks, never the padding or another row's, so a row samples as a lone call would.
  */
 export function seededSampler(tf: TF, params: SamplingParams, rows: SamplerRows): TF {
   const penalty = params.repetitionPenalty ?? 1;
   const seen: Set<number>[] = [];
   const seenOf = (b: number) => (seen[b] ??= new Set([...rows.prompt(b), ...(rows.before?.(b) ?? [])]));
+  const bans = hasBans(params);
+  const replies: number[][] = [];
+  const replyOf = (b: number) => (replies[b] ??= [...(rows.before?.(b) ?? [])]);
   class SeededSampler extends tf.LogitsProcessor {
     _call(_ids: unknown, logits: TF) {
       const V = logits.dims.at(-1);
@@ -95,8 +100,9 @@ export function seededSampler(tf: TF, params: SamplingParams, rows: SamplerRows)
         const row = data.subarray(b * V, (b + 1) * V);
         let pick = 0;
         if (!rows.ended?.(b)) {
-          pick = pickToken(row, params, rows.rng(b), { prompt: () => rows.prompt(b), seen: () => seenOf(b) });
+          pick = pickToken(row, params, rows.rng(b), { prompt: () => rows.prompt(b), seen: () => seenOf(b), reply: () => replyOf(b) });
           if (penalty !== 1) seenOf(b).add(pick);
+          if (bans) replyOf(b).push(pick);
         }
         const v = row[pick];
         row.fill(-Infinity);

@@ -21,7 +21,15 @@ export function asRunnerModel(id: string, api: LoadedModelLike, info: LoadResult
     numLayers: info.numLayers,
     hiddenSize: info.hiddenSize,
     tokenizer: info.tokenizer,
-    sampling: { topP: info.topP, minP: info.minP, topK: info.topK, promptBoost: info.promptBoost, repetitionPenalty: info.repetitionPenalty },
+    sampling: {
+      topP: info.topP,
+      minP: info.minP,
+      topK: info.topK,
+      promptBoost: info.promptBoost,
+      repetitionPenalty: info.repetitionPenalty,
+      // LoadResult.banned is absent from a worker of an older build: read as none
+      ...(info.banned?.length ? { banned: info.banned } : {}),
+    },
     generate: (o) => api.generate(o),
     generateSamples: (requests) => api.generateSamples(requests),
     encode: (p, o) => api.encode(p, o),

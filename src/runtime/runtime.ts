@@ -13,7 +13,7 @@ import { applyBitmask, GrammarSession } from './grammar';
 import { now, PLAIN_STEP, readTensor, seededSampler, tapPrefill } from './generation';
 import { ConversationCaches } from './kv-reuse';
 import { sampleFromPrefills, shareOneBatch, type PromptSamples, type SampleHost } from './samples';
-import { distinctTokens, needsSampler, samplingParams } from './sampling';
+import { distinctTokens, MAX_BANNED, needsSampler, readBannedSequences, samplingParams } from './sampling';
 import { createTapFetch, type FetchLike, type TapFetch, type TapFetchOptions } from './tap-fetch';
 import { hubEndpoint } from './hub';
 import type {
@@ -259,8 +259,15 @@ export class ModelRuntime implements ModelApi {
       const penalty = (v: unknown) => (typeof v === 'number' && v > 0 && v <= 100 ? v : 1);
       const promptBoost = penalty(gen.encoder_repetition_penalty);
       const repetitionPenalty = penalty(gen.repetition_penalty);
+      const vocabSize = Number.isInteger(text.vocab_size) ? (text.vocab_size as number) : undefined;
+      const banned = readBannedSequences(gen.bad_words_ids, vocabSize);
       if (tokenizer.pad_token_id == null && this.eosIds.size) tokenizer.pad_token_id = [...this.eosIds][0];
       const warnings = [...resolved.warnings];
+      if (!banned) {
+        warnings.push(
+          `generation_config.json's bad_words_ids is not a list of token-id lists (at most ${MAX_BANNED.sequences} of ${MAX_BANNED.tokens} ids each, each below the vocabulary size): no token is banned.`,
+        );
+      }
       if (plans[0] && resolved.entry?.tapStyle && resolved.entry.tapStyle !== 'auto' && !plans[0].styles.includes(resolved.entry.tapStyle)) {
         warnings.push(`Expected a ${resolved.entry.tapStyle} layout but found ${plans[0].styles.join(', ')}.`);
       }
@@ -276,6 +283,7 @@ export class ModelRuntime implements ModelApi {
         topK,
         promptBoost,
         repetitionPenalty,
+        banned: banned ?? [],
         tokenizer: tokenizerId(tokenizer.get_vocab()),
         ...(Number.isInteger(text.vocab_size) ? { vocabSize: text.vocab_size as number } : {}),
         ...(Number.isInteger(contextLength) && (contextLength as number) > 0 ? { contextLength: contextLength as number } : {}),

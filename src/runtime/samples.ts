@@ -16,7 +16,7 @@
  * reply.
  */
 import { createRng, type Rng } from '../core/rng';
-import { distinctTokens, hasPenalties, needsSampler, pickToken, samplingParams, type SamplingParams } from './sampling';
+import { distinctTokens, hasBans, hasPenalties, needsSampler, pickToken, samplingParams, type SamplingParams } from './sampling';
 import type { GenerateOptions, GenerateResult } from './types';
 import { now, PLAIN_STEP, RowEnds, seededSampler, tapPrefill } from './generation';
 
@@ -45,7 +45,7 @@ export interface PromptSamples {
 
 /**
  * Whether prompts may share one batch: the same sampling rule (seededSampler takes one temperature, top-p, min-p, top-k,
- * prompt boost and repetition penalty) and no grammar (a grammar's matcher follows one row).
+ * prompt boost, repetition penalty and bans) and no grammar (a grammar's matcher follows one row).
  */
 export function shareOneBatch(options: readonly GenerateOptions[]): boolean {
   const first = samplingParams(options[0]);
@@ -58,10 +58,14 @@ export function shareOneBatch(options: readonly GenerateOptions[]): boolean {
       rule.minP === first.minP &&
       rule.topK === first.topK &&
       rule.promptBoost === first.promptBoost &&
-      rule.repetitionPenalty === first.repetitionPenalty
+      rule.repetitionPenalty === first.repetitionPenalty &&
+      sameBans(rule.banned, first.banned)
     );
   });
 }
+
+const sameBans = (a: readonly (readonly number[])[], b: readonly (readonly number[])[]): boolean =>
+  a === b || (a.length === b.length && a.every((s, i) => s.length === b[i].length && s.every((t, j) => t === b[i][j])));
 
 /**
  * Each row's first token, from its prompt's prefill logits ([P, V]): the row's own prompt boosted and penalised, the
@@ -75,10 +79,10 @@ export function firstPicks(
   tokensOf: (prompt: number) => Int32Array,
   params: Required<SamplingParams>,
 ): number[] {
-  const copy = hasPenalties(params);
+  const copy = hasPenalties(params) || hasBans(params);
   return rows.map(({ prompt, rng }) => {
     const shared = logits.subarray(prompt * V, (prompt + 1) * V);
-    const own = { prompt: () => tokensOf(prompt), seen: () => tokensOf(prompt) };
+    const own = { prompt: () => tokensOf(prompt), seen: () => tokensOf(prompt), reply: () => [] };
     return pickToken(copy ? shared.slice() : shared, params, rng, own);
   });
 }

@@ -33,6 +33,11 @@ export interface SamplingParams {
    * change. Greedy calls too.
    */
   repetitionPenalty?: number;
+  /**
+   * Token sequences never written (banSequences; transformers' `bad_words_ids`): a one-token sequence nowhere, a longer
+   * one's last token wherever the reply so far ends with the rest. Empty or absent: none. Greedy calls too.
+   */
+  banned?: readonly (readonly number[])[];
 }
 
 /**
@@ -41,8 +46,8 @@ export interface SamplingParams {
  * transformers' generate() reads it).
  */
 export function samplingParams(
-  o: Pick<GenerateOptions, 'temperature' | 'topP' | 'minP' | 'topK' | 'promptBoost' | 'repetitionPenalty'>,
-  own: { topP: number; minP: number; topK: number; promptBoost?: number; repetitionPenalty?: number } = { topP: 1, minP: 0, topK: 0 },
+  o: Pick<GenerateOptions, 'temperature' | 'topP' | 'minP' | 'topK' | 'promptBoost' | 'repetitionPenalty' | 'banned'>,
+  own: Omit<SamplingParams, 'temperature'> & { minP: number; topK: number } = { topP: 1, minP: 0, topK: 0 },
 ): Required<SamplingParams> {
   return {
     temperature: o.temperature ?? 0,
@@ -51,6 +56,7 @@ export function samplingParams(
     topK: o.topK ?? own.topK,
     promptBoost: o.promptBoost ?? own.promptBoost ?? 1,
     repetitionPenalty: o.repetitionPenalty ?? own.repetitionPenalty ?? 1,
+    banned: o.banned ?? own.banned ?? [],
   };
 }
 
@@ -58,8 +64,11 @@ export function samplingParams(
 /** Whether a rule boosts the prompt or penalises repeats: only then does a pick need the row's tokens. */
 export const hasPenalties = (params: SamplingParams): boolean => (params.promptBoost ?? 1) !== 1 || (params.repetitionPenalty ?? 1) !== 1;
 
-/** Whether a call's rule needs the runtime's own processor: sampling, or a penalty (which greedy calls get too). */
-export const needsSampler = (params: SamplingParams): boolean => params.temperature > 0 || hasPenalties(params);
+/** Whether a rule bans token sequences: only then does a pick need the row's reply so far. */
+export const hasBans = (params: SamplingParams): boolean => (params.banned?.length ?? 0) > 0;
+
+/** Whether a call's rule needs the runtime's own processor: sampling, a penalty or a ban (which greedy calls get too). */
+export const needsSampler = (params: SamplingParams): boolean => params.temperature > 0 || hasPenalties(params) || hasBans(params);
 
 /**
  * transformers' own step for both penalties: a negative logit times `factor`, a positive one over it (a factor under 1
@@ -97,19 +106,63 @@ export function boostPromptTokens(logits: Float32Array, promptTokens: Iterable<n
   if (penalty > 0 && penalty !== 1) scaleLogits(logits, promptTokens, 1 / penalty);
 }
 
+/**
+ * transformers' NoBadWordsLogitsProcessor (generation_config `bad_words_ids`), in place: a one-token sequence's token
+ * is never picked, and a longer sequence's last token is not picked where the reply so far ends with the sequence's
+ * other tokens. transformers matches those against the whole sequence, prompt included; here they are matched within
+ * the reply, since a prompt ends with the chat template's assistant header, which no ban's prefix ends with. After the
+ * penalties, before temperature and the cuts (a banned token is -Infinity, so the order changes nothing).
+ */
+export function banSequences(logits: Float32Array, banned: readonly (readonly number[])[], reply: readonly number[]): void {
+  for (const seq of banned) {
+    const last = seq[seq.length - 1];
+    const k = seq.length - 1;
+    if (!(last >= 0 && last < logits.length) || k > reply.length) continue;
+    let ends = true;
+    for (let i = 0; i < k && ends; i++) ends = reply[reply.length - k + i] === seq[i];
+    if (ends) logits[last] = -Infinity;
+  }
+}
+
+/** The most sequences and tokens a model's ban list may hold: beyond them a file is not read (a hostile or broken one). */
+export const MAX_BANNED = { sequences: 10_000, tokens: 64 } as const;
+
+/**
+ * generation_config.json's `bad_words_ids` as banSequences reads it: a list of non-empty lists of token ids (below
+ * `vocabSize` where known). Absent: []. Anything else, or past MAX_BANNED: null, for the caller to warn and ban nothing.
+ */
+export function readBannedSequences(value: unknown, vocabSize?: number): number[][] | null {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.length > MAX_BANNED.sequences) return null;
+  const ok = (t: unknown) => Number.isSafeInteger(t) && (t as number) >= 0 && (vocabSize === undefined || (t as number) < vocabSize);
+  const seqs = value.every((s) => Array.isArray(s) && s.length > 0 && s.length <= MAX_BANNED.tokens && s.every(ok));
+  return seqs ? (value as number[][]).map((s) => [...s]) : null;
+}
+
 /** A prompt's distinct token ids, for boostPromptTokens (a token is boosted once however often it occurs). */
 export function distinctTokens(ids: Iterable<number | bigint>): Int32Array {
   return Int32Array.from(new Set(Array.from(ids, Number)));
 }
 
+/** What a pick may ask of its row: each asked for only when the rule needs it, so a caller may build it lazily. */
+export interface RowTokens {
+  /** The prompt's distinct tokens (the prompt boost's). */
+  prompt(): Iterable<number>;
+  /** Every token of the sequence so far, prompt included (the repetition penalty's). */
+  seen(): Iterable<number>;
+  /** The reply's tokens so far, in order (the bans'). */
+  reply(): readonly number[];
+}
+
 /**
- * One row's token under a rule: its prompt's tokens boosted and the tokens it has seen penalised (both in place, and
- * asked for only when the rule has that penalty), then sampled. The seeded sampler and the batched sampler's first
- * pick both draw through here.
+ * One row's token under a rule: its prompt's tokens boosted, the tokens it has seen penalised and the banned ones
+ * removed (in place, each only when the rule asks for it), then sampled. The seeded sampler and the batched sampler's
+ * first pick both draw through here.
  */
-export function pickToken(logits: Float32Array, params: SamplingParams, rng: Rng, tokens: { prompt(): Iterable<number>; seen(): Iterable<number> }): number {
+export function pickToken(logits: Float32Array, params: SamplingParams, rng: Rng, tokens: RowTokens): number {
   if ((params.promptBoost ?? 1) !== 1) boostPromptTokens(logits, tokens.prompt(), params.promptBoost);
   if ((params.repetitionPenalty ?? 1) !== 1) penaliseSeenTokens(logits, tokens.seen(), params.repetitionPenalty);
+  if (hasBans(params)) banSequences(logits, params.banned ?? [], tokens.reply());
   return sampleToken(logits, params, rng);
 }
 

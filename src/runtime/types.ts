@@ -63,6 +63,11 @@ export interface LoadResult {
    * instruct models ship 1.05, the 0.5B and 1.5B 1.1); 1 (none) where the file says nothing.
    */
   repetitionPenalty: number;
+  /**
+   * Token sequences the model's makers ban (generation_config.json `bad_words_ids`, transformers'
+   * NoBadWordsLogitsProcessor; sampling.ts banSequences); empty where the file says nothing.
+   */
+  banned: number[][];
   /** Positions the model was trained on (config.json max_position_embeddings); absent when the config does not say. */
   contextLength?: number;
   /** The tokenizer's identity (src/runtime/tokenizer-id.ts): equal exactly when two models tokenise alike. */
@@ -91,6 +96,8 @@ export interface GenerateOptions {
   promptBoost?: number;
   /** Repetition penalty (see LoadResult.repetitionPenalty); default: the model's own. 1: none. */
   repetitionPenalty?: number;
+  /** Token sequences never written (see LoadResult.banned); default: the model's own. []: none. */
+  banned?: readonly (readonly number[])[];
   maxNewTokens?: number;
   /** Generation stops when the generated text contains one of these; the text is cut before it. */
   stop?: string[];

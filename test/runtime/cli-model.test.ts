@@ -107,4 +107,34 @@ describe('CLI states / generate on the embedded model', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("never writes a sequence the model's bad_words_ids bans, greedy replies too; a broken list bans nothing and says so", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sml-bans-'));
+    try {
+      cpSync(resolve(import.meta.dirname, '../../models/tiny-social'), dir, { recursive: true });
+      const gen = JSON.parse(readFileSync(join(dir, 'generation_config.json'), 'utf8')) as Record<string, unknown>;
+      const ask = () => run(generateCommand, { model: dir, prompt: 'Once upon a time there was a time', 'max-new-tokens': '16', temperature: '0' }, true);
+      const plain = JSON.parse((await ask()).out) as { tokens: number[]; bannedSequences: number };
+      expect(plain.bannedSequences).toBe(0);
+      const t = plain.tokens;
+      // the greedy reply's second token, and the pair it writes at positions 4-5
+      writeFileSync(join(dir, 'generation_config.json'), JSON.stringify({ ...gen, bad_words_ids: [[t[1]], [t[4], t[5]]] }));
+      const banned = JSON.parse((await ask()).out) as { tokens: number[]; bannedSequences: number };
+      expect(banned.bannedSequences).toBe(2);
+      expect(banned.tokens[0]).toBe(t[0]);
+      expect(banned.tokens).not.toContain(t[1]);
+      for (let i = 0; i + 1 < banned.tokens.length; i++) expect([banned.tokens[i], banned.tokens[i + 1]]).not.toEqual([t[4], t[5]]);
+      // only the pair: its first token alone is still written where the reply needs it
+      writeFileSync(join(dir, 'generation_config.json'), JSON.stringify({ ...gen, bad_words_ids: [[t[4], t[5]]] }));
+      const pair = JSON.parse((await ask()).out) as { tokens: number[] };
+      expect(pair.tokens.slice(0, 5)).toEqual(t.slice(0, 5));
+      expect(pair.tokens[5]).not.toBe(t[5]);
+      writeFileSync(join(dir, 'generation_config.json'), JSON.stringify({ ...gen, bad_words_ids: [['<script>']] }));
+      const broken = await ask();
+      expect((JSON.parse(broken.out) as { tokens: number[] }).tokens).toEqual(t);
+      expect(broken.err).toMatch(/bad_words_ids is not a list of token-id lists/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -67,6 +67,15 @@ describe.each(['organism-opinions', 'tiny-social'])('%s: replies decoded togethe
     // With both penalties: the seeds share the prompt's first logits, and each must penalise its own copy once.
     const [penalised] = await same(rt, one({ ...o, promptBoost: 1.3, repetitionPenalty: 1.5 }, SEEDS));
     expect(penalised.map((r) => r.text)).not.toEqual(batched.map((r) => r.text));
+    // With banned sequences: the first seed's opening pair (its second token checked against the first, which the
+    // batch draws on its own) and its fourth token, nowhere in any seed's reply.
+    const t = batched[0].tokens;
+    const bans = [[t[0], t[1]], [t[3]]];
+    const [banning] = await same(rt, one({ ...o, banned: bans }, SEEDS));
+    for (const r of banning) {
+      expect(r.tokens).not.toContain(t[3]);
+      r.tokens.forEach((x, i) => expect([x, r.tokens[i + 1]]).not.toEqual(bans[0]));
+    }
   });
 
   it('several prompts of different lengths, one seed each: messages with a stop string', async () => {

@@ -60,6 +60,18 @@ describe("a run's record of its models' own sampling", () => {
     expect(resumedSampling(qwen, [{ ...qwen[0], repetitionPenalty: undefined }], 2)).toHaveLength(2);
   });
 
+  it('keeps the banned token sequences where a model bans some, and a changed list is a change of sampling', () => {
+    const banned = [[567], [12, 40]];
+    const got = samplingOf(['a', 'b'], { get: (id) => model(id, { topP: 1, minP: 0.2, banned: id === 'a' ? banned : [] }) });
+    expect(got).toEqual([
+      { model: 'a', topP: 1, minP: 0.2, topK: 0, banned },
+      { model: 'b', topP: 1, minP: 0.2, topK: 0 },
+    ]);
+    expect(describeSampling(got)).toBe('a at 2 banned token sequences and min-p 0.2; b at min-p 0.2');
+    expect(resumedSampling(got, got, 3)).toEqual(got);
+    expect(resumedSampling(got, [{ ...got[0], banned: [[567]] }, got[1]], 3)).toHaveLength(3);
+  });
+
   it('a resumed run keeps its record, and adds what changed from the episode it changed at', () => {
     const a = { model: 'a', topP: 1, minP: 0.2, topK: 0 };
     const b = { model: 'b', topP: 0.8, minP: 0, topK: 20 };
@@ -96,6 +108,10 @@ describe("a run's record of its models' own sampling", () => {
     const boosted = [{ ...want[0], promptBoost: 1.2 }];
     expect(readBundle(withRun(bytes, { sampling: boosted }), LAB_MODULES).meta.sampling).toEqual(boosted);
     expect(readBundle(withRun(bytes, { sampling: [{ ...want[0], promptBoost: 1 }] }), LAB_MODULES).meta.sampling).toEqual(want);
+    // So do banned sequences; an empty list reads as none.
+    const banning = [{ ...want[0], banned: [[3], [4, 5]] }];
+    expect(readBundle(withRun(bytes, { sampling: banning }), LAB_MODULES).meta.sampling).toEqual(banning);
+    expect(readBundle(withRun(bytes, { sampling: [{ ...want[0], banned: [] }] }), LAB_MODULES).meta.sampling).toEqual(want);
     // A bundle written before the field was kept reads without it.
     expect(readBundle(withRun(bytes, { sampling: undefined }), LAB_MODULES).meta.sampling).toBeUndefined();
   });
@@ -116,6 +132,10 @@ describe("a run's record of its models' own sampling", () => {
         expect(() => readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 1, minP: 0, [key]: bad }] }), LAB_MODULES)).toThrow(
           new RegExp(`run\\.json: sampling\\[0\\]\\.${key}`),
         );
+    for (const bad of [[[]], [[-1]], [[1.5]], [['3']], 'x'])
+      expect(() => readBundle(withRun(bytes, { sampling: [{ model: 'm', topP: 1, minP: 0, banned: bad }] }), LAB_MODULES)).toThrow(
+        /run\.json: sampling\[0\]\.banned/,
+      );
     // Markup is refused, as everywhere in run.json.
     expect(() => readBundle(withRun(bytes, { sampling: [{ model: '<img src=x onerror=alert(1)>', topP: 1, minP: 0 }] }), LAB_MODULES)).toThrow(/run\.json/);
     // Fields beyond the record's are not carried into the stored run.

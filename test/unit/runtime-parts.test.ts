@@ -3,7 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createRng } from '../../src/core/rng';
-import { boostPromptTokens, distinctTokens, needsSampler, penaliseSeenTokens, sampleToken, type SamplingParams } from '../../src/runtime/sampling';
+import {
+  banSequences,
+  boostPromptTokens,
+  distinctTokens,
+  MAX_BANNED,
+  needsSampler,
+  penaliseSeenTokens,
+  readBannedSequences,
+  sampleToken,
+  type SamplingParams,
+} from '../../src/runtime/sampling';
 import { shareOneBatch } from '../../src/runtime/samples';
 import { chooseBackend, likelyFits, BackendChoiceError } from '../../src/runtime/choose';
 import { createTapFetch } from '../../src/runtime/tap-fetch';
@@ -106,7 +116,24 @@ describe('seeded sampling', () => {
   const fixture = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/sampling/expected.json'), 'utf8')) as {
     cases: (SamplingParams & { logits: number[]; prompt: number[]; seen: number[]; probs: number[] })[];
     exact: { kind: 'promptBoost' | 'repetitionPenalty'; penalty: number; logits: number[]; out: number[] }[];
+    bans: { seen: number[]; banned: number[][]; logits: number[]; out: (number | null)[] }[];
   };
+  it.each(fixture.bans.map((b) => [JSON.stringify(b.banned), b] as const))('bans the tokens transformers bans after the reply so far: %s', (_, b) => {
+    const logits = Float32Array.from(b.logits);
+    banSequences(logits, b.banned, b.seen);
+    expect(Array.from(logits, (x) => (x === -Infinity ? null : x))).toEqual(b.out.map((x) => (x === null ? null : Math.fround(x))));
+  });
+  it('reads a ban list as transformers would, and refuses one that is not a list of token-id lists', () => {
+    expect(readBannedSequences(undefined)).toEqual([]);
+    expect(readBannedSequences([[3], [4, 5]], 10)).toEqual([[3], [4, 5]]);
+    for (const bad of ['3', [3], [[]], [[1.5]], [[-1]], [[10]], [[2, '3']], Array.from({ length: MAX_BANNED.sequences + 1 }, () => [1])]) {
+      expect(readBannedSequences(bad, 10)).toBeNull();
+    }
+    expect(readBannedSequences([Array.from({ length: MAX_BANNED.tokens + 1 }, () => 1)])).toBeNull();
+    // a ban makes a greedy call take the runtime's own step, as a penalty does
+    expect(needsSampler({ temperature: 0, topP: 1, banned: [[1]] })).toBe(true);
+    expect(needsSampler({ temperature: 0, topP: 1, banned: [] })).toBe(false);
+  });
   it.each(fixture.exact.map((e) => [`${e.kind} ${e.penalty}`, e] as const))('penalises the logits to the bit as torch does: %s', (_, e) => {
     const logits = Float32Array.from(e.logits);
     const every = distinctTokens(e.logits.map((_, i) => i));

@@ -57,6 +57,8 @@ export interface ModelSampling {
   promptBoost?: number;
   /** generation_config.json's repetition_penalty. Absent: 1, none. */
   repetitionPenalty?: number;
+  /** generation_config.json's bad_words_ids: token sequences the model never writes. Absent: none. */
+  banned?: number[][];
 }
 
 export interface RunnerModel {

@@ -26,6 +26,10 @@ export const samplingRecordsSchema = z
       topK: z.number().int().min(0).max(10_000_000).default(0),
       promptBoost: z.number().gt(0).max(100).optional(),
       repetitionPenalty: z.number().gt(0).max(100).optional(),
+      banned: z
+        .array(z.array(z.number().int().min(0)).min(1).max(64))
+        .max(10_000)
+        .optional(),
       fromEpisode: z
         .number()
         .int()
@@ -36,21 +40,22 @@ export const samplingRecordsSchema = z
   )
   .max(100)
   .transform((records): ModelSamplingRecord[] =>
-    records.map(({ fromEpisode, promptBoost, repetitionPenalty, ...r }) => ({
+    records.map(({ fromEpisode, promptBoost, repetitionPenalty, banned, ...r }) => ({
       ...r,
-      ...penalties({ promptBoost, repetitionPenalty }),
+      ...penalties({ promptBoost, repetitionPenalty, banned }),
       ...(fromEpisode ? { fromEpisode } : {}),
     })),
   );
 
-type Penalties = Pick<ModelSampling, 'promptBoost' | 'repetitionPenalty'>;
+type Penalties = Pick<ModelSampling, 'promptBoost' | 'repetitionPenalty' | 'banned'>;
 /**
- * The prompt boost and repetition penalty as a record holds them: only those that change anything (not 1), so the
- * records of models without them stay as they were.
+ * The prompt boost, repetition penalty and bans as a record holds them: only those that change anything (not 1, not
+ * empty), so the records of models without them stay as they were.
  */
 const penalties = (p: Penalties): Penalties => ({
   ...(p.promptBoost !== undefined && p.promptBoost !== 1 ? { promptBoost: p.promptBoost } : {}),
   ...(p.repetitionPenalty !== undefined && p.repetitionPenalty !== 1 ? { repetitionPenalty: p.repetitionPenalty } : {}),
+  ...(p.banned?.length ? { banned: p.banned } : {}),
 });
 
 /** "models' own sampling (used where the settings give none): …" for a run's status line; empty when nothing cuts. */
@@ -67,7 +72,7 @@ export function samplingOf(ids: readonly string[], models: RunnerModels): ModelS
   });
 }
 
-const cutsOf = (r: ModelSampling) => `${r.topK ?? 0}|${r.topP}|${r.minP}|${r.promptBoost ?? 1}|${r.repetitionPenalty ?? 1}`;
+const cutsOf = (r: ModelSampling) => `${r.topK ?? 0}|${r.topP}|${r.minP}|${r.promptBoost ?? 1}|${r.repetitionPenalty ?? 1}|${JSON.stringify(r.banned ?? [])}`;
 
 /** The sampling each model got last in a record: the entry of the latest episode per model. */
 function latest(records: readonly ModelSamplingRecord[]): Map<string, string> {
@@ -111,6 +116,7 @@ export function describeSampling(records: readonly ModelSamplingRecord[]): strin
       const cuts = [
         r.promptBoost && r.promptBoost !== 1 ? `prompt boost ${r.promptBoost}` : '',
         r.repetitionPenalty && r.repetitionPenalty !== 1 ? `repetition penalty ${r.repetitionPenalty}` : '',
+        r.banned?.length ? `${r.banned.length} banned token sequence${r.banned.length === 1 ? '' : 's'}` : '',
         r.topK ? `top-k ${r.topK}` : '',
         r.topP < 1 ? `top-p ${r.topP}` : '',
         r.minP > 0 ? `min-p ${r.minP}` : '',
