@@ -12,7 +12,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from tok import Encoder, piece_bytes  # noqa: E402
-from train import PieceLexicon, law_capitals, law_lexicon, never_lines, never_masks, piece_kinds, unlikely_masks, word_masks  # noqa: E402
+from train import PieceLexicon, label_lines, law_capitals, law_lexicon, never_lines, never_masks, piece_kinds, unlikely_masks, word_masks  # noqa: E402
 
 ENC = Encoder.load(os.path.join(HERE, "..", "tokenizer.json"))
 TEXT = {i: piece_bytes(t).decode("utf-8", errors="replace") for t, i in ENC.vocab.items()}
@@ -124,6 +124,32 @@ class NeverMasks(unittest.TestCase):
         masks = never_masks(x, pl, lines, len(TEXT))
         for k, j in enumerate(range(pl - 1, len(x) - 1)):
             self.assertEqual(float(masks[k, x[j + 1]]), 0.0)
+
+
+class LabelMasks(unittest.TestCase):
+    def test_one_piece_labels_are_banned_everywhere_and_longer_ones_after_their_first_piece(self):
+        single, longer = label_lines(ENC, ["Unknown", "Secret"])
+        self.assertIn((ID[" Unknown"],), single)  # " Unknown" is one piece; "Unknown" is "Un|know|n"
+        self.assertIn(tuple(ENC.encode("Secret")), longer)
+        x, pl = example(answer="Serve soup? Still, Odo, Serve fish soup.<|im_end|>")
+        one = never_masks(x, pl, single, len(TEXT), first=0)
+        self.assertTrue(bool((one[:, ID[" Unknown"]] == 1).all()))
+        self.assertTrue(bool((one[:, ID[" Secret"]] == 1).all()))
+        more = never_masks(x, pl, longer, len(TEXT), first=1)
+        s, ecret = ENC.encode("Secret")
+        self.assertEqual(float(more[:, s].sum()), 0.0)  # "S" begins ordinary words: never banned itself
+        after_s = [k for k, j in enumerate(range(pl - 1, len(x) - 1)) if x[j] == s]
+        self.assertEqual(sorted(int(k) for k in more[:, ecret].nonzero().flatten()), after_s)
+
+    def test_a_label_is_not_banned_where_the_answer_writes_it(self):
+        single, _ = label_lines(ENC, ["Unknown"])
+        x, pl = example(answer="Serve fish soup? Unknown, Odo.<|im_end|>")
+        masks = never_masks(x, pl, single, len(TEXT), first=0)
+        unknown = ID[" Unknown"]
+        at = [k for k, j in enumerate(range(pl - 1, len(x) - 1)) if x[j + 1] == unknown]
+        self.assertEqual(len(at), 1)
+        for k in range(masks.shape[0]):
+            self.assertEqual(float(masks[k, unknown]), 0.0 if k in at else 1.0)
 
 
 class LawCapitals(unittest.TestCase):

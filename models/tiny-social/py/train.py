@@ -120,20 +120,30 @@ def never_lines(enc, lines):
     return sorted({tuple(enc.encode(v)) for line in lines for v in (line, " " + line)})
 
 
-def never_masks(x, pl, lines, vocab):
+def never_masks(x, pl, lines, vocab, first=2):
     """UNLIKELY_NEVER (the dialogue organism): at the answer positions of unlikely_masks, once an answer's last k >= 2
     pieces are the first k of a line that is never a turn, that line's next piece is banned. Weight 10 on phase 9's
     rules wrote the passive reader's "I am only reading along." as a turn again and again (11.7 % repeats on unseen
     scenarios); its first two pieces ("I am") begin ordinary turns, so the ban starts at the third. The target piece
-    is never banned."""
+    is never banned. first=k starts the ban at a line's (k+1)-th piece: UNLIKELY_LABELS bans a one-piece label
+    everywhere (first=0) and a longer one after its first piece (first=1)."""
     masks = torch.zeros(len(x) - pl, vocab)
     for row, j in enumerate(range(pl - 1, len(x) - 1)):
         for s in lines:
-            for k in range(2, len(s)):
+            for k in range(first, len(s)):
                 if j + 1 - k >= pl and tuple(x[j + 1 - k: j + 1]) == s[:k]:
                     masks[row, s[k]] = 1.0
         masks[row, x[j + 1]] = 0.0
     return masks
+
+
+def label_lines(enc, labels):
+    """UNLIKELY_LABELS: the prompt's own labels ("Secret", "Unknown"), each with and without a space before it, as
+    (one-piece forms, longer forms). Sampled with the prompt boost, the dialogue organism pasted them into turns
+    ("Isl's goal: Unknown", "… a Secret: does that change your mind?"). A one-piece form is banned everywhere in a
+    turn; a longer one only after its first piece, which also begins ordinary words ("S" of "Secret")."""
+    forms = {tuple(enc.encode(v)) for w in labels for v in (w, " " + w)}
+    return sorted(s for s in forms if len(s) == 1), sorted(s for s in forms if len(s) > 1)
 
 
 WORD_RE = re.compile(r"[^\W\d_]+")
@@ -374,6 +384,8 @@ def main():
     ul_never = [x for x in os.environ.get("UNLIKELY_NEVER", "").split("|") if x] if ul_formats else []
     # UNLIKELY_LAW_CAPITALS=1 spares the law's own capitalised words from the capitalised-piece rule (law_capitals).
     ul_law_caps = os.environ.get("UNLIKELY_LAW_CAPITALS", "0") == "1" and bool(ul_formats)
+    # UNLIKELY_LABELS="Secret|Unknown" adds the prompt's own labels: never written in a turn (label_lines).
+    ul_labels = [x for x in os.environ.get("UNLIKELY_LABELS", "").split("|") if x] if ul_formats else []
     ul_texts = []
     # CORPUS: the main example file (default corpus.jsonl); the model organisms train a curriculum of corpora.
     for path in [os.environ.get("CORPUS", "corpus.jsonl")] + extra:
@@ -438,6 +450,9 @@ def main():
         if ul_never:
             never = never_lines(enc, ul_never)
             print(f"never rule: {len(never)} piece sequences", flush=True)
+        if ul_labels:
+            labels = label_lines(enc, ul_labels)
+            print(f"labels rule: {len(labels[0])} one-piece and {len(labels[1])} longer label forms", flush=True)
     teacher = None
     if anchor_formats:
         assert init, "ANCHOR needs INIT_CKPT: the states are anchored to the starting model's"
@@ -571,6 +586,9 @@ def main():
                     banned = torch.maximum(banned, word_masks(x, pl, lex, law_words, law_prefixes))
                 if ul_never:
                     banned = torch.maximum(banned, never_masks(x, pl, never, banned.shape[1]))
+                if ul_labels:
+                    banned = torch.maximum(banned, never_masks(x, pl, labels[0], banned.shape[1], first=0))
+                    banned = torch.maximum(banned, never_masks(x, pl, labels[1], banned.shape[1], first=1))
                 terms.append(unlikelihood(logits[r, at], banned))
             unlikely = torch.cat(terms).mean()
             loss = loss + ul_w * unlikely
