@@ -140,6 +140,12 @@ case "$ID" in
     # first piece and unsure of the rest; the garbled continuations sat inside top-p 0.9's nucleus (used before,
     # 2026-12-07), while free text, where many pieces are close, keeps its variety (the model card has the runs).
     export MIN_P=0.2
+    # With a prompt boost of 1.2 (transformers' encoder_repetition_penalty: the prompt's own pieces raised, so a copied
+    # name goes on as it does there) and the prompt's labels and the passive reader's line banned (bad_words_ids:
+    # the boost alone pasted "Secret:" and "goal: Unknown" into turns and wrote "I am only reading along." as one).
+    # Over run seeds 1-9 of the twelve unseen scenarios, foreign names fell from 2.3 % to 1.1 % (the model card).
+    export PROMPT_BOOST=1.2
+    export BANNED="Scenario|Relationship|Public|Personality|Decides|Secret|Unknown|Conversation|Imagine|Reply|I am only reading"
     fi ;;
   polarization)
     # Three builds that answered yes or no at once never learnt keep-or-drop by sides (every link kept with about

@@ -106,7 +106,9 @@ describe('presets from the home page (Chromium, wasm)', () => {
       expect(diffs.length).toBeGreaterThanOrEqual(2);
       for (const d of diffs) expect(Number(d)).toBeGreaterThan(0);
       // The run's status line says the sampling the organism asked for itself, which every turn got.
-      expect(await page.getByTestId('run-sampling').textContent()).toMatch(/organism-dialogue at min-p 0\.2/);
+      expect(await page.getByTestId('run-sampling').textContent()).toMatch(
+        /organism-dialogue at prompt boost 1\.2 and min-p 0\.2, with 22 token sequences banned/,
+      );
     }
     if (lab === 'similarity') {
       // The Similarity population's planted lexicons: pairs on one lexicon guess each other's words, pairs across do not.

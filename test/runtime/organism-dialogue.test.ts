@@ -71,16 +71,23 @@ describe.skipIf(!BUILT)('dialogue organism: the planted behaviour', () => {
     expect(b.usesPartnerName / Math.max(1, b.namedProbes)).toBeLessThan(0.3);
   });
 
-  // The model card's sampling: its generation_config.json asks for min-p 0.2 (and no top-p cut), which a call without
-  // topP / minP gets; a call that sets either gets its own.
-  it('samples at its own min-p (0.2) unless a call sets another', async () => {
+  // The model card's sampling: its generation_config.json asks for min-p 0.2 (and no top-p cut), a prompt boost of 1.2,
+  // and bans the prompt's labels and the passive reader's line, which a call that sets none of its own gets.
+  it('samples at its own min-p (0.2), prompt boost and bans unless a call sets others', async () => {
     const info = await rt.info();
-    expect(info).toMatchObject({ topP: 1, minP: 0.2, topK: 0 });
+    expect(info).toMatchObject({ topP: 1, minP: 0.2, topK: 0, promptBoost: 1.2, repetitionPenalty: 1 });
+    const banned = info!.banned;
+    expect(banned.length).toBe(22);
     // A run on it records that sampling (RunMeta.sampling), so that its link's numbers can be traced to it.
     const set = new RunnerModelSet();
     set.add(asRunnerModel('organism-dialogue', rt, info!));
-    expect(samplingOf(['organism-dialogue'], set)).toEqual([{ model: 'organism-dialogue', topP: 1, minP: 0.2, topK: 0 }]);
-    expect(describeSampling(samplingOf(['organism-dialogue'], set))).toBe('organism-dialogue at min-p 0.2');
+    expect(samplingOf(['organism-dialogue'], set)).toEqual([{ model: 'organism-dialogue', topP: 1, minP: 0.2, topK: 0, promptBoost: 1.2, banned }]);
+    expect(describeSampling(samplingOf(['organism-dialogue'], set))).toBe(
+      'organism-dialogue at prompt boost 1.2 and min-p 0.2, with 22 token sequences banned',
+    );
+    // the bans are the labels as the tokenizer splits them: " Secret" is one piece, and no banned piece is written
+    const secret = rt.tokenize({ prompt: ' Secret' });
+    expect(banned).toContainEqual(secret);
     const prompt = {
       messages: [{ role: 'user' as const, content: 'Ines Moro wants to sell a lamp to Odo Vantel. Say one line to Odo.' }],
       temperature: 0.7,

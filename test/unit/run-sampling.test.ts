@@ -67,7 +67,7 @@ describe("a run's record of its models' own sampling", () => {
       { model: 'a', topP: 1, minP: 0.2, topK: 0, banned },
       { model: 'b', topP: 1, minP: 0.2, topK: 0 },
     ]);
-    expect(describeSampling(got)).toBe('a at 2 banned token sequences and min-p 0.2; b at min-p 0.2');
+    expect(describeSampling(got)).toBe('a at min-p 0.2, with 2 token sequences banned; b at min-p 0.2');
     expect(resumedSampling(got, got, 3)).toEqual(got);
     expect(resumedSampling(got, [{ ...got[0], banned: [[567]] }, got[1]], 3)).toHaveLength(3);
   });

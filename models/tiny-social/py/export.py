@@ -222,6 +222,21 @@ def greedy(model, ids, eos_ids, n=20):
     return out
 
 
+def banned_sequences(phrases):
+    """Each phrase's token ids, without and with a leading space, in order, each once (a word's two forms are
+    different pieces: "Secret" is "S|ecret", " Secret" one piece)."""
+    from tok import Encoder
+
+    enc = Encoder.load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tokenizer.json"))
+    seqs = []
+    for p in phrases:
+        for v in (p, " " + p):
+            ids = enc.encode(v)
+            if ids and ids not in seqs:
+                seqs.append(ids)
+    return seqs
+
+
 def main():
     work, out, fixture = sys.argv[1], sys.argv[2], sys.argv[3]
     torch.set_num_threads(int(os.environ.get("THREADS", "2")))
@@ -256,9 +271,13 @@ def main():
            "temperature": 0.7, "max_new_tokens": 300}
     # How the model asks to be sampled beyond its temperature: TOP_P (nucleus mass) and MIN_P (min-p cut); the
     # runtime reads top_p and min_p as transformers' generate() does.
-    for env, field in (("TOP_P", "top_p"), ("MIN_P", "min_p")):
+    for env, field in (("TOP_P", "top_p"), ("MIN_P", "min_p"), ("PROMPT_BOOST", "encoder_repetition_penalty")):
         if os.environ.get(env):
             gen[field] = float(os.environ[env])
+    # BANNED="Secret|I am only reading": phrases the model never writes (bad_words_ids, which the runtime reads as
+    # transformers' NoBadWordsLogitsProcessor does), each as the tokenizer splits it with and without a space before.
+    if os.environ.get("BANNED"):
+        gen["bad_words_ids"] = banned_sequences(os.environ["BANNED"].split("|"))
     json.dump(gen, open(f"{out}/generation_config.json", "w"), indent=2)
 
     dq = dequantised_model(model, deq)

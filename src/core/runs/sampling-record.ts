@@ -112,19 +112,20 @@ export function describeSampling(records: readonly ModelSamplingRecord[]): strin
   const changed = new Set(records.filter((r) => r.fromEpisode).map((r) => r.model));
   return records
     .flatMap((r) => {
-      // in the order they act on the logits
+      // in the order they act on the logits (the bans, which act between the penalties and the cuts, are named last)
       const cuts = [
         r.promptBoost && r.promptBoost !== 1 ? `prompt boost ${r.promptBoost}` : '',
         r.repetitionPenalty && r.repetitionPenalty !== 1 ? `repetition penalty ${r.repetitionPenalty}` : '',
-        r.banned?.length ? `${r.banned.length} banned token sequence${r.banned.length === 1 ? '' : 's'}` : '',
         r.topK ? `top-k ${r.topK}` : '',
         r.topP < 1 ? `top-p ${r.topP}` : '',
         r.minP > 0 ? `min-p ${r.minP}` : '',
       ].filter(Boolean);
-      if (!cuts.length && !changed.has(r.model)) return [];
+      const n = r.banned?.length ?? 0;
+      if (!cuts.length && !n && !changed.has(r.model)) return [];
       const from = r.fromEpisode ? ` from episode ${r.fromEpisode + 1}` : '';
       const list = cuts.length > 2 ? `${cuts.slice(0, -1).join(', ')} and ${cuts.at(-1)}` : cuts.join(' and ');
-      return [`${r.model} at ${cuts.length ? list : 'no cut'}${from}`];
+      const bans = n ? `, with ${n} token sequence${n === 1 ? '' : 's'} banned` : '';
+      return [`${r.model} at ${cuts.length ? list : 'no cut'}${bans}${from}`];
     })
     .join('; ');
 }
