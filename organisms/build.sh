@@ -143,7 +143,7 @@ case "$ID" in
     # With a prompt boost of 1.2 (transformers' encoder_repetition_penalty: the prompt's own pieces raised, so a copied
     # name goes on as it does there) and the prompt's labels and the passive reader's line banned (bad_words_ids:
     # the boost alone pasted "Secret:" and "goal: Unknown" into turns and wrote "I am only reading along." as one).
-    # Over run seeds 1-9 of the twelve unseen scenarios, foreign names fell from 2.3 % to 1.1 % (the model card).
+    # Over run seeds 1-9 of the twelve unseen scenarios, foreign names fell from 2.3 % to 1.3 % (the model card).
     export PROMPT_BOOST=1.2
     export BANNED="Scenario|Relationship|Public|Personality|Decides|Secret|Unknown|Conversation|Imagine|Reply|I am only reading"
     fi ;;

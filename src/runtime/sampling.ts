@@ -135,8 +135,8 @@ export function readBannedSequences(value: unknown, vocabSize?: number): number[
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || value.length > MAX_BANNED.sequences) return null;
   const ok = (t: unknown) => Number.isSafeInteger(t) && (t as number) >= 0 && (vocabSize === undefined || (t as number) < vocabSize);
-  const seqs = value.every((s) => Array.isArray(s) && s.length > 0 && s.length <= MAX_BANNED.tokens && s.every(ok));
-  return seqs ? (value as number[][]).map((s) => [...s]) : null;
+  const wellFormed = value.every((s) => Array.isArray(s) && s.length > 0 && s.length <= MAX_BANNED.tokens && s.every(ok));
+  return wellFormed ? (value as number[][]).map((s) => [...s]) : null;
 }
 
 /** A prompt's distinct token ids, for boostPromptTokens (a token is boosted once however often it occurs). */
