@@ -69,8 +69,9 @@ const sameBans = (a: readonly (readonly number[])[], b: readonly (readonly numbe
 
 /**
  * Each row's first token, from its prompt's prefill logits ([P, V]): the row's own prompt boosted and penalised, the
- * padding not, so a row samples as a lone call for it would. A prompt's logits are shared by its seeds' rows, so under
- * a penalty each row changes a copy of them, never the shared ones. `tokensOf` gives a prompt's distinct tokens.
+ * padding not, and the banned tokens removed, so a row samples as a lone call for it would. A prompt's logits are shared
+ * by its seeds' rows, so under a penalty or a ban each row changes a copy of them, never the shared ones. `tokensOf`
+ * gives a prompt's distinct tokens.
  */
 export function firstPicks(
   logits: Float32Array,

@@ -4,6 +4,7 @@
  * other token, after which transformers.js's greedy step picks the sampled one. Same seed, same logits → same token.
  */
 import type { Rng } from '../core/rng';
+import { MAX_BANNED } from '../core/runs/models';
 
 import type { GenerateOptions } from './types';
 
@@ -124,8 +125,7 @@ export function banSequences(logits: Float32Array, banned: readonly (readonly nu
   }
 }
 
-/** The most sequences and tokens a model's ban list may hold: beyond them a file is not read (a hostile or broken one). */
-export const MAX_BANNED = { sequences: 10_000, tokens: 64 } as const;
+export { MAX_BANNED };
 
 /**
  * generation_config.json's `bad_words_ids` as banSequences reads it: a list of non-empty lists of token ids (below

@@ -61,6 +61,12 @@ export interface ModelSampling {
   banned?: number[][];
 }
 
+/**
+ * The most sequences, and tokens in one, that a ban list may hold: the runtime reads no longer list from a model's file
+ * (a hostile or broken one) and a run's record refuses one, so both checks keep the same bounds.
+ */
+export const MAX_BANNED = { sequences: 10_000, tokens: 64 } as const;
+
 export interface RunnerModel {
   /** The id the config named (registry or hub id). */
   readonly id: string;

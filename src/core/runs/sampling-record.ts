@@ -4,7 +4,7 @@
  * a model's file changed records both, each with the episode it began at.
  */
 import { z } from 'zod';
-import type { ModelSampling, RunnerModels } from './models';
+import { MAX_BANNED, type ModelSampling, type RunnerModels } from './models';
 
 export interface ModelSamplingRecord extends ModelSampling {
   model: string;
@@ -27,8 +27,8 @@ export const samplingRecordsSchema = z
       promptBoost: z.number().gt(0).max(100).optional(),
       repetitionPenalty: z.number().gt(0).max(100).optional(),
       banned: z
-        .array(z.array(z.number().int().min(0)).min(1).max(64))
-        .max(10_000)
+        .array(z.array(z.number().int().min(0)).min(1).max(MAX_BANNED.tokens))
+        .max(MAX_BANNED.sequences)
         .optional(),
       fromEpisode: z
         .number()
